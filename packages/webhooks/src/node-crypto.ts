@@ -1,0 +1,158 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { WebhookVerificationError } from './errors.js';
+import type { WebhookPayload } from './internal/payload.js';
+import { rawPayload } from './internal/payload.js';
+import type { HeadersLike } from './internal/read-header.js';
+import type { WebhookSecret } from './internal/secrets.js';
+import {
+  noMatchingSignature,
+  planSignatureVerification,
+  planSigning,
+  planVendorVerification,
+  type SafeVerifyResult,
+  type SignOptions,
+  type VendorVerifyOptions,
+  type VerificationJob,
+  type VerifiedSignature,
+  type VerifiedVendorSignature,
+  type VerifyOptions,
+} from './signature-scheme.js';
+import type { SignedVendorProfile } from './vendor-profiles.js';
+
+function hmac(secret: WebhookSecret, prefix: string, body: string | Uint8Array): Buffer {
+  const mac = createHmac('sha256', secret);
+  if (prefix !== '') mac.update(prefix);
+  mac.update(body);
+  return mac.digest();
+}
+
+/** Returns the index of the first secret whose HMAC equals one of the candidates, or throws. */
+function matchSecret(job: VerificationJob): number {
+  const candidates = job.candidates.map((hex) => Buffer.from(hex, 'hex'));
+  for (let index = 0; index < job.secrets.length; index++) {
+    const expected = hmac(job.secrets[index] as WebhookSecret, job.prefix, job.body);
+    for (const candidate of candidates) {
+      if (timingSafeEqual(expected, candidate)) return index;
+    }
+  }
+  throw noMatchingSignature(job);
+}
+
+/**
+ * Signs a payload the way FollowUp signs its outbound webhooks, and returns the value of the
+ * `X-Service-Signature` header: `t=<unix seconds>,v1=<hex>`, where `<hex>` is the lowercase
+ * HMAC-SHA256, keyed by the secret, of the bytes of `` `${t}.${payload}` `` (the construction
+ * Stripe uses, so Stripe's tooling accepts it). With several secrets, one `v1=` per secret.
+ *
+ * Useful to test a webhook handler, and used by the FollowUp server to sign deliveries.
+ *
+ * @param payload - The exact body that will be sent: a string or its bytes.
+ * @param options - The secret (or secrets) and, optionally, the timestamp to sign.
+ * @returns The header value, e.g. `t=1700000000,v1=5257a8…`.
+ * @throws {@link WebhookVerificationError} `invalid_secret` or `payload_not_raw`.
+ *
+ * @example
+ * ```ts
+ * import { signPayload } from '@followup/webhooks';
+ *
+ * const body = JSON.stringify({ id: 'dlv_1', event: 'contact.created', createdAt, data });
+ * const signature = signPayload(body, { secret: process.env.FOLLOWUP_WEBHOOK_SECRET! });
+ * await fetch(url, { method: 'POST', body, headers: { 'X-Service-Signature': signature } });
+ * ```
+ */
+export function signPayload(payload: WebhookPayload, options: SignOptions): string {
+  const body = rawPayload(payload);
+  const { secrets, timestamp } = planSigning(options);
+  const prefix = `${timestamp}.`;
+  let header = `t=${timestamp}`;
+  for (const secret of secrets) header += `,v1=${hmac(secret, prefix, body).toString('hex')}`;
+  return header;
+}
+
+/**
+ * Verifies a FollowUp webhook: the `X-Service-Signature` header against the raw body, in
+ * constant time, and the timestamp against a tolerance (300 s by default, in both directions).
+ *
+ * The header is parsed strictly yet forgivingly: spaces around `,` and `=` are fine, unknown
+ * schemes are skipped, every `v1` is tried against every secret (key rotation).
+ *
+ * @param payload - The raw request body, exactly as received: a string, `Uint8Array` (a Node
+ *   `Buffer` is one) or `ArrayBuffer`. Never a parsed object.
+ * @param header - The `X-Service-Signature` header value, or all the request headers (a fetch
+ *   `Headers`, Node's `IncomingHttpHeaders` or a plain record) to read it from.
+ * @param options - The secret or secrets, and the timestamp options.
+ * @returns The signed timestamp and the index of the secret that matched.
+ * @throws {@link WebhookVerificationError} with a `code` saying why; no other error for any
+ *   header or payload. A `RangeError` only for invalid options (`tolerance`, `now`).
+ *
+ * @example
+ * ```ts
+ * import { verifySignature } from '@followup/webhooks';
+ *
+ * // Express: app.post('/hooks', express.raw({ type: 'application/json' }), handler)
+ * verifySignature(request.body, request.headers, { secret: process.env.FOLLOWUP_WEBHOOK_SECRET! });
+ * const event = JSON.parse(request.body.toString('utf8'));
+ * ```
+ */
+export function verifySignature(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): VerifiedSignature {
+  const job = planSignatureVerification(payload, header, options);
+  return { timestamp: job.timestamp as number, secretIndex: matchSecret(job) };
+}
+
+/**
+ * Like {@link verifySignature}, but returns `{ ok: false, error }` instead of throwing when the
+ * request does not verify. Invalid options (a `RangeError`) still throw.
+ *
+ * @example
+ * ```ts
+ * const result = safeVerifySignature(rawBody, request.headers, { secret });
+ * if (!result.ok) return new Response(result.error.code, { status: 400 });
+ * ```
+ */
+export function safeVerifySignature(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): SafeVerifyResult {
+  try {
+    return { ok: true, ...verifySignature(payload, header, options) };
+  } catch (error) {
+    if (WebhookVerificationError.isInstance(error)) return { ok: false, error };
+    throw error;
+  }
+}
+
+/**
+ * Verifies an inbound EHR vendor webhook against the vendor's profile: HMAC-SHA256 keyed by the
+ * vendor's shared secret over the raw, undecoded body (and the timestamp, for timestamped
+ * schemes), compared in constant time.
+ *
+ * @param profile - A signed profile from {@link vendorProfiles} (or one of your own).
+ * @param payload - The raw request body as received.
+ * @param headers - The request headers; the profile says which one to read.
+ * @param options - The vendor's secret (or several), and timestamp options for timestamped schemes.
+ * @throws {@link WebhookVerificationError} when the request does not verify; a `TypeError` for a
+ *   profile with no inbound scheme (`epic`, `oracle-health`, `canvas`).
+ *
+ * @example
+ * ```ts
+ * import { vendorProfiles, verifyVendorSignature } from '@followup/webhooks';
+ *
+ * verifyVendorSignature(vendorProfiles.athenahealth, rawBody, request.headers, {
+ *   secret: process.env.EHR_WEBHOOK_SECRET_ATHENAHEALTH!,
+ * });
+ * ```
+ */
+export function verifyVendorSignature(
+  profile: SignedVendorProfile,
+  payload: WebhookPayload,
+  headers: HeadersLike,
+  options: VendorVerifyOptions,
+): VerifiedVendorSignature {
+  const job = planVendorVerification(profile, payload, headers, options);
+  return { timestamp: job.timestamp, secretIndex: matchSecret(job) };
+}
