@@ -10,4 +10,6 @@ export default defineConfig({
   platform: 'neutral',
   external: ['node:crypto'],
   treeshake: true,
+  // Deno and Bun need the node: prefix; keep it as written.
+  removeNodeProtocol: false,
 });

@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { BodyDigestVendorProfile, VendorKey } from '../src/index.js';
+import { vendorProfiles } from '../src/index.js';
+import { codeOf, entries } from './entries.js';
+
+type Encoded = { utf8: string } | { hex: string };
+type Expect = { ok: true; secretIndex: number; timestamp?: number } | { ok: false; code: string };
+
+interface Vectors {
+  hmac: { name: string; key: Encoded; data: Encoded; digest: string }[];
+  sign: { name: string; payload: Encoded; secrets: Encoded[]; timestamp: number; header: string }[];
+  verify: {
+    name: string;
+    payload: Encoded;
+    secrets: Encoded[];
+    header: string;
+    now: number;
+    tolerance?: number;
+    expect: Expect;
+  }[];
+  vendor: {
+    name: string;
+    vendor: VendorKey;
+    payload: Encoded;
+    secrets: Encoded[];
+    headers: Record<string, string>;
+    now?: number;
+    expect: Expect;
+  }[];
+}
+
+const vectors: Vectors = JSON.parse(
+  readFileSync(new URL('../vectors/known-answer.json', import.meta.url), 'utf8'),
+);
+
+function bytes(value: Encoded): Uint8Array {
+  return 'hex' in value ? Buffer.from(value.hex, 'hex') : Buffer.from(value.utf8, 'utf8');
+}
+
+/** A text value as a string, bytes as bytes: secrets are used the way users hold them. */
+function natural(value: Encoded): string | Uint8Array {
+  return 'hex' in value ? Buffer.from(value.hex, 'hex') : value.utf8;
+}
+
+/** Every payload is tried as it arrives from frameworks: bytes, an ArrayBuffer, and text. */
+function payloadForms(value: Encoded): [string, string | Uint8Array | ArrayBuffer][] {
+  const raw = bytes(value);
+  const forms: [string, string | Uint8Array | ArrayBuffer][] = [
+    ['Uint8Array', new Uint8Array(raw)],
+    ['ArrayBuffer', new Uint8Array(raw).buffer],
+  ];
+  if ('utf8' in value) forms.push(['string', value.utf8]);
+  return forms;
+}
+
+const digestProfile: BodyDigestVendorProfile = {
+  key: 'known-answer',
+  name: 'known answer',
+  scheme: 'hmac-sha256-body',
+  header: 'x-digest',
+  prefix: '',
+};
+
+describe.each(entries)('known-answer vectors, $name entry', (entry) => {
+  it.each(vectors.hmac)('HMAC-SHA256: $name', async (vector) => {
+    await expect(
+      entry.verifyVendorSignature(
+        digestProfile,
+        bytes(vector.data),
+        { 'x-digest': vector.digest },
+        {
+          secret: bytes(vector.key),
+        },
+      ),
+    ).resolves.toEqual({ secretIndex: 0, timestamp: undefined });
+  });
+
+  it.each(vectors.sign)('sign: $name', async (vector) => {
+    for (const [, payload] of payloadForms(vector.payload)) {
+      const header = await entry.signPayload(payload, {
+        secret: vector.secrets.map(natural),
+        timestamp: vector.timestamp,
+      });
+      expect(header).toBe(vector.header);
+    }
+  });
+
+  it.each(vectors.verify)('verify: $name', async (vector) => {
+    for (const [form, payload] of payloadForms(vector.payload)) {
+      const options = {
+        secret: vector.secrets.map(natural),
+        now: vector.now,
+        ...(vector.tolerance === undefined ? {} : { tolerance: vector.tolerance }),
+      };
+      const outcome = entry.verifySignature(payload, vector.header, options);
+      if (vector.expect.ok) {
+        await expect(outcome, form).resolves.toEqual({
+          secretIndex: vector.expect.secretIndex,
+          timestamp: vector.expect.timestamp,
+        });
+      } else {
+        expect(await codeOf(outcome), form).toBe(vector.expect.code);
+      }
+    }
+  });
+
+  it.each(vectors.vendor)('vendor: $name', async (vector) => {
+    const profile = vendorProfiles[vector.vendor];
+    if (profile.scheme === 'none') throw new Error(`${vector.vendor} has no scheme`);
+    for (const [form, payload] of payloadForms(vector.payload)) {
+      const outcome = entry.verifyVendorSignature(profile, payload, vector.headers, {
+        secret: vector.secrets.map(natural),
+        ...(vector.now === undefined ? {} : { now: vector.now }),
+      });
+      if (vector.expect.ok) {
+        await expect(outcome, form).resolves.toEqual({
+          secretIndex: vector.expect.secretIndex,
+          timestamp: vector.expect.timestamp,
+        });
+      } else {
+        expect(await codeOf(outcome), form).toBe(vector.expect.code);
+      }
+    }
+  });
+});
+
+it('has vectors of every kind', () => {
+  expect(vectors.hmac.length).toBeGreaterThanOrEqual(7);
+  expect(vectors.sign.length).toBeGreaterThanOrEqual(6);
+  expect(vectors.verify.length).toBeGreaterThanOrEqual(30);
+  expect(new Set(vectors.vendor.map((vector) => vector.vendor))).toEqual(
+    new Set(['athenahealth', 'akute', 'metriport']),
+  );
+});
