@@ -16,7 +16,7 @@ export {
   MAX_SIGNATURE_HEADER_LENGTH,
 } from './internal/parse-signature-header.js';
 export type { WebhookPayload } from './internal/payload.js';
-export type { HeadersLike } from './internal/read-header.js';
+export type { HeaderGetter, HeadersLike } from './internal/read-header.js';
 export type { WebhookSecret } from './internal/secrets.js';
 export { DEFAULT_TOLERANCE_SECONDS, type Instant, type TimestampOptions } from './internal/time.js';
 export {
@@ -27,7 +27,9 @@ export {
 } from './node-crypto.js';
 export { secretsEqual } from './secrets-equal.js';
 export {
+  type SafeVerifyFailure,
   type SafeVerifyResult,
+  type SafeVerifySuccess,
   SIGNATURE_HEADER,
   type SignOptions,
   type VendorVerifyOptions,
@@ -37,6 +39,7 @@ export {
 } from './signature-scheme.js';
 export {
   type BodyDigestVendorProfile,
+  type BuiltInVendorProfiles,
   type SignedVendorProfile,
   type TimestampedVendorProfile,
   type UnsignedVendorProfile,

@@ -60,10 +60,22 @@ export interface VerifiedVendorSignature {
   readonly secretIndex: number;
 }
 
-/** The result of `safeVerifySignature`: never throws for a bad request. */
-export type SafeVerifyResult =
-  | ({ readonly ok: true } & VerifiedSignature)
-  | { readonly ok: false; readonly error: WebhookVerificationError };
+/** The result of `safeVerifySignature` for a request that verified. */
+export interface SafeVerifySuccess extends VerifiedSignature {
+  /** Always `true`. */
+  readonly ok: true;
+}
+
+/** The result of `safeVerifySignature` for a request that did not verify. */
+export interface SafeVerifyFailure {
+  /** Always `false`. */
+  readonly ok: false;
+  /** Why it did not verify; safe to log. */
+  readonly error: WebhookVerificationError;
+}
+
+/** The result of `safeVerifySignature`: it never throws for a bad request. */
+export type SafeVerifyResult = SafeVerifySuccess | SafeVerifyFailure;
 
 /**
  * @internal What a verification has to compute and compare: the HMAC of `prefix + body` under

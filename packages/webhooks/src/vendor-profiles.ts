@@ -76,10 +76,26 @@ const builtInProfiles = {
   epic: { key: 'epic', name: 'Epic', scheme: 'none' },
   'oracle-health': { key: 'oracle-health', name: 'Oracle Health', scheme: 'none' },
   canvas: { key: 'canvas', name: 'Canvas Medical', scheme: 'none' },
-} as const satisfies Record<string, VendorProfile>;
+} as const satisfies BuiltInVendorProfiles;
+
+/** The built-in vendor profiles, by key. */
+export interface BuiltInVendorProfiles {
+  /** athenahealth: `X-Hub-Signature: sha256=<hex>` over the raw body. */
+  readonly athenahealth: BodyDigestVendorProfile;
+  /** Akute Health: `x-akute-signature: t=…,v1=…` over `` `${t}.${body}` ``. */
+  readonly akute: TimestampedVendorProfile;
+  /** Metriport: `x-metriport-signature: <hex>` over the raw body. */
+  readonly metriport: BodyDigestVendorProfile;
+  /** Epic: no inbound webhook scheme. */
+  readonly epic: UnsignedVendorProfile;
+  /** Oracle Health: no inbound webhook scheme. */
+  readonly 'oracle-health': UnsignedVendorProfile;
+  /** Canvas Medical: no inbound webhook scheme. */
+  readonly canvas: UnsignedVendorProfile;
+}
 
 /** The key of a built-in vendor profile. */
-export type VendorKey = keyof typeof builtInProfiles;
+export type VendorKey = keyof BuiltInVendorProfiles;
 
 /**
  * The built-in EHR vendor profiles, by key: `athenahealth` (`X-Hub-Signature: sha256=<hex>` over
@@ -98,9 +114,9 @@ export type VendorKey = keyof typeof builtInProfiles;
  * verifyVendorSignature(profile, rawBody, request.headers, { secret });
  * ```
  */
-export const vendorProfiles: Readonly<typeof builtInProfiles> = Object.freeze(
+export const vendorProfiles: BuiltInVendorProfiles = Object.freeze(
   Object.assign(
-    Object.create(null) as typeof builtInProfiles,
+    Object.create(null) as BuiltInVendorProfiles,
     Object.fromEntries(
       Object.entries(builtInProfiles).map(([key, profile]) => [key, Object.freeze(profile)]),
     ),

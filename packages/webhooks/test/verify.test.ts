@@ -379,7 +379,7 @@ describe('both entries', () => {
   });
 
   it('keep the built-in vendor profiles frozen and prototype-free', () => {
-    const profiles = node.vendorProfiles as Record<string, unknown>;
+    const profiles = node.vendorProfiles as unknown as Record<string, unknown>;
     expect(Object.isFrozen(profiles)).toBe(true);
     expect(Object.isFrozen(profiles.athenahealth)).toBe(true);
     expect(profiles.toString).toBeUndefined();

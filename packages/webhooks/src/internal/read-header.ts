@@ -6,8 +6,14 @@ import { verificationError } from '../errors.js';
  * plain record. Names are matched case-insensitively.
  */
 export type HeadersLike =
-  | { get(name: string): string | null }
+  | HeaderGetter
   | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Anything with a fetch-style `get`, such as `Headers`. */
+export interface HeaderGetter {
+  /** The header's value, or `null` when it is absent. */
+  get(name: string): string | null;
+}
 
 /**
  * Reads one header. Returns `undefined` when it is absent. A header given twice (two keys that
@@ -23,7 +29,7 @@ export function readHeader(headers: HeadersLike, name: string): string | undefin
   }
   const lowerName = name.toLowerCase();
   if (typeof (headers as { get?: unknown }).get === 'function') {
-    const value = (headers as { get(name: string): string | null }).get(lowerName);
+    const value = (headers as HeaderGetter).get(lowerName);
     return value ?? undefined;
   }
   const record = headers as Readonly<Record<string, unknown>>;
