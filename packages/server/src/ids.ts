@@ -1,0 +1,98 @@
+import { randomFillSync } from 'node:crypto';
+
+/** The type prefixes of the identifiers the server creates (see DESIGN.md, Identifiers). */
+export type IdPrefix =
+  | 'sa'
+  | 'tok'
+  | 'con'
+  | 'deal'
+  | 'seq'
+  | 'cmp'
+  | 'usr'
+  | 'msg'
+  | 'rcpt'
+  | 'aud'
+  | 'evt'
+  | 'we'
+  | 'dlv'
+  | 'req';
+
+/** Options of {@link createIdGenerator}. */
+export interface IdGeneratorOptions {
+  /** Milliseconds since the Unix epoch; defaults to `Date.now`. */
+  now?: () => number;
+  /** Fills a buffer with random bytes; defaults to `crypto.randomFillSync`. */
+  randomFill?: (bytes: Uint8Array) => void;
+}
+
+/** Makes identifiers: `prefix_` then a ULID, so that ids sort by creation time. */
+export type IdGenerator = (prefix: IdPrefix) => string;
+
+const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const maxTime = 2 ** 48 - 1;
+
+function encodeTime(time: number): string {
+  let value = time;
+  let text = '';
+  for (let index = 0; index < 10; index++) {
+    text = alphabet[value % 32] + text;
+    value = Math.floor(value / 32);
+  }
+  return text;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits as 16 base32 digits, most significant first.
+  let bits = 0n;
+  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+  let text = '';
+  for (let index = 0; index < 16; index++) {
+    text = alphabet[Number(bits & 31n)] + text;
+    bits >>= 5n;
+  }
+  return text;
+}
+
+/**
+ * Creates an identifier generator: a type prefix, `_`, then a ULID (48-bit millisecond time and
+ * 80 random bits in Crockford base32). Within one millisecond the random part is incremented, so
+ * ids from one generator are strictly increasing as strings, even when the clock stands still or
+ * steps back.
+ *
+ * @example
+ * ```ts
+ * const newId = createIdGenerator();
+ * newId('con'); // 'con_01JD3Q7Z6XK8M4N2P5R7T9V1W3'
+ * ```
+ */
+export function createIdGenerator(options: IdGeneratorOptions = {}): IdGenerator {
+  const now = options.now ?? Date.now;
+  const randomFill = options.randomFill ?? ((bytes: Uint8Array) => randomFillSync(bytes));
+  let lastTime = -1;
+  const lastRandom = new Uint8Array(10);
+  return (prefix) => {
+    let time = Math.floor(now());
+    if (!Number.isSafeInteger(time) || time < 0 || time > maxTime) {
+      throw new RangeError('The clock gave a time a ULID cannot hold.');
+    }
+    if (time <= lastTime) {
+      time = lastTime;
+      let index = lastRandom.length - 1;
+      while (index >= 0 && lastRandom[index] === 255) {
+        lastRandom[index] = 0;
+        index--;
+      }
+      if (index < 0) {
+        // 2^80 ids in one millisecond: move on to the next millisecond rather than repeat.
+        time++;
+        randomFill(lastRandom);
+      } else {
+        lastRandom[index] = (lastRandom[index] as number) + 1;
+      }
+    } else {
+      randomFill(lastRandom);
+    }
+    lastTime = time;
+    return `${prefix}_${encodeTime(time)}${encodeRandom(lastRandom)}`;
+  };
+}

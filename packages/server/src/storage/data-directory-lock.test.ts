@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FollowUpServerError } from '../errors.js';
+import { LOCK_FILE_NAME, lockDataDirectory } from './data-directory-lock.js';
+
+describe('lockDataDirectory', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'followup-lock-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes our pid into the lock file and removes it on release', async () => {
+    const lock = await lockDataDirectory(dataDir, { pid: 4242 });
+    expect(lock.path).toBe(join(dataDir, LOCK_FILE_NAME));
+    expect((await readFile(lock.path, 'utf8')).trim()).toBe('4242');
+    await lock.release();
+    await expect(readFile(lock.path)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a second lock while the holder runs, naming the directory and the pid', async () => {
+    const lock = await lockDataDirectory(dataDir, { pid: 4242, isProcessAlive: () => true });
+    const error = await lockDataDirectory(dataDir, { pid: 5151, isProcessAlive: () => true }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(FollowUpServerError.isInstance(error)).toBe(true);
+    expect((error as FollowUpServerError).code).toBe('data_directory_locked');
+    expect((error as Error).message).toContain(dataDir);
+    expect((error as Error).message).toContain('process 4242');
+    expect((error as Error).message).toContain('never be opened by two processes');
+    await lock.release();
+  });
+
+  it('refuses a second lock from the same process (the real liveness probe)', async () => {
+    const lock = await lockDataDirectory(dataDir);
+    await expect(lockDataDirectory(dataDir)).rejects.toMatchObject({
+      code: 'data_directory_locked',
+    });
+    await lock.release();
+    const again = await lockDataDirectory(dataDir);
+    await again.release();
+  });
+
+  it('takes over a lock file whose process is gone', async () => {
+    await writeFile(join(dataDir, LOCK_FILE_NAME), '4242\n');
+    const lock = await lockDataDirectory(dataDir, {
+      pid: 5151,
+      isProcessAlive: (pid) => pid !== 4242,
+    });
+    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+    await lock.release();
+  });
+
+  it('takes over an unreadable lock file', async () => {
+    await writeFile(join(dataDir, LOCK_FILE_NAME), 'garbage');
+    const lock = await lockDataDirectory(dataDir, { pid: 5151, isProcessAlive: () => true });
+    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+    await lock.release();
+  });
+
+  it('does not remove a lock file that another process has since taken', async () => {
+    const lock = await lockDataDirectory(dataDir, { pid: 4242 });
+    await writeFile(lock.path, '5151\n');
+    await lock.release();
+    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+  });
+});

@@ -1,0 +1,17 @@
+import { initialSchema } from './0001-initial.js';
+
+/** @internal One versioned migration. */
+export interface Migration {
+  /** Applied in ascending order, each once. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * @internal Every migration, oldest first. Never edit one that has been released: add the next
+ * version instead.
+ */
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initialSchema },
+];

@@ -1,0 +1,66 @@
+import pg from 'pg';
+import { FollowUpServerError } from '../errors.js';
+import { type Database, PoolDatabase } from './database.js';
+
+/** Options of {@link openPostgresDatabase}. */
+export interface PostgresDatabaseOptions {
+  /** A PostgreSQL connection string, such as `DATABASE_URL`. */
+  connectionString: string;
+  /**
+   * A schema to keep the server's tables in, created if missing (letters, digits and `_`).
+   * Defaults to the connection's `search_path` (usually `public`).
+   */
+  schema?: string;
+  /** Most connections held at once; defaults to 10. */
+  maxConnections?: number;
+}
+
+const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Opens a PostgreSQL database through a `pg` connection pool. Several server instances can share
+ * one database: migrations take an advisory lock, and every write is a transaction.
+ *
+ * @example
+ * ```ts
+ * const database = await openPostgresDatabase({ connectionString: process.env.DATABASE_URL! });
+ * await migrate(database);
+ * ```
+ */
+export async function openPostgresDatabase(options: PostgresDatabaseOptions): Promise<Database> {
+  const { schema } = options;
+  if (schema !== undefined && !schemaPattern.test(schema)) {
+    throw new FollowUpServerError({
+      code: 'invalid_schema_name',
+      message: 'A schema name is lowercase letters, digits and underscores.',
+    });
+  }
+  const config: pg.PoolConfig = {
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+  };
+  if (schema !== undefined) config.options = `-c search_path=${schema}`;
+  const pool = new pg.Pool(config);
+  // An idle connection that the server drops (a restart) must not crash the process.
+  pool.on('error', () => {});
+  try {
+    if (schema !== undefined) {
+      await pool
+        .query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+        .catch((error: { code?: string }) => {
+          // Two instances creating it at once: the loser sees a unique violation; it exists now.
+          if (error.code !== '23505' && error.code !== '42P06') throw error;
+        });
+    } else {
+      await pool.query('SELECT 1');
+    }
+  } catch (error) {
+    await pool.end();
+    throw new FollowUpServerError({
+      code: 'database_unreachable',
+      message: `Could not connect to PostgreSQL: ${(error as Error).message}`,
+      cause: error,
+    });
+  }
+  return new PoolDatabase({ driver: 'postgres', pool });
+}

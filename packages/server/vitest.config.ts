@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// The whole suite runs once per storage driver: always on embedded PGlite (in memory), and on
+// PostgreSQL too when FOLLOWUP_TEST_DATABASE_URL is set (CI sets it through
+// scripts/start-test-postgres.sh). Each test file opens one database and truncates it between
+// tests: a fresh PGlite takes seconds, so never one per test.
+const drivers = process.env.FOLLOWUP_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+if (process.env.CI && process.env.CI !== 'false' && drivers.length === 1) {
+  throw new Error(
+    'CI runs the server suite on PostgreSQL too: set FOLLOWUP_TEST_DATABASE_URL ' +
+      '(packages/server/scripts/start-test-postgres.sh does).',
+  );
+}
+
+export default defineConfig({
+  test: {
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // A PGlite instance costs hundreds of MB and the machine is shared: two files at a time.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: drivers.map((driver) => ({
+      extends: true,
+      test: {
+        name: driver,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        env: { FOLLOWUP_TEST_DRIVER: driver },
+      },
+    })),
+  },
+});
