@@ -5,6 +5,17 @@
  * @packageDocumentation
  */
 
+export {
+  type AuditActor,
+  type AuditDependencies,
+  type AuditEntry,
+  type AuditPage,
+  type AuditTarget,
+  type ListAuditEntriesOptions,
+  listAuditEntries,
+  type NewAuditEntry,
+  recordAuditEntry,
+} from './audit/audit-log.js';
 export { type Clock, systemClock } from './clock.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
 export {
@@ -28,3 +39,20 @@ export type {
 export { type MigrateResult, migrate } from './storage/migrate.js';
 export { openPGliteDatabase, type PGliteDatabaseOptions } from './storage/pglite-database.js';
 export { openPostgresDatabase, type PostgresDatabaseOptions } from './storage/postgres-database.js';
+export {
+  type AccountStore,
+  type AccountStoreOptions,
+  createAccountStore,
+  type IssuedToken,
+  type IssueTokenOptions,
+  type Role,
+  roles,
+  type ServiceAccount,
+  type TokenAccepted,
+  type TokenFailureCode,
+  type TokenInfo,
+  type TokenRefused,
+  type TokenState,
+  type TokenVerification,
+} from './tokens/account-store.js';
+export { type ParsedToken, parseToken, TOKEN_PREFIX } from './tokens/token-format.js';

@@ -1,0 +1,222 @@
+import type { Clock } from '../clock.js';
+import { FollowUpServerError } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import type { Queryable } from '../storage/database.js';
+
+/** Who did an audited action. */
+export interface AuditActor {
+  /** A service account through the API, an operator through the CLI, or the server itself. */
+  type: 'service_account' | 'operator' | 'system';
+  /** The service account's id, when `type` is `service_account`. */
+  id?: string;
+}
+
+/** What an audited action was done to. */
+export interface AuditTarget {
+  /** The kind of record, such as `token` or `contact`. */
+  type: string;
+  /** The record's id. */
+  id: string;
+}
+
+/** One entry of the audit log, as the API returns it. */
+export interface AuditEntry {
+  /** `aud_…` */
+  id: string;
+  /** When it happened, ISO 8601 UTC. */
+  occurredAt: string;
+  /** What happened, such as `token.issued`, `token.revoked` or `contact.deleted`. */
+  action: string;
+  /** Who did it. */
+  actor: AuditActor;
+  /** What it was done to. */
+  target: AuditTarget;
+  /** Details of the action; never a secret, a token or a request body. */
+  metadata: Record<string, unknown>;
+}
+
+/** What to record with {@link recordAuditEntry}. */
+export interface NewAuditEntry {
+  /** What happened, such as `token.revoked`. */
+  action: string;
+  /** Who did it. */
+  actor: AuditActor;
+  /** What it was done to. */
+  target: AuditTarget;
+  /** Details; never a secret, a token or a request body. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The clock and id generator that audit writes use. */
+export interface AuditDependencies {
+  /** Gives `occurredAt`. */
+  clock: Clock;
+  /** Gives the `aud_…` id. */
+  newId: IdGenerator;
+}
+
+// Writers of audit entries serialize on this transaction-scoped advisory lock, held until their
+// transaction ends. So `seq` (the cursor's order) is allocated in commit order, and a reader can
+// never see entry n+1 before entry n: a walk by `seq` returns every entry exactly once, even while
+// entries are being written. The audit log is low-volume; the serialization costs nothing here.
+const auditWriteLockKey = '7312045782';
+
+/**
+ * Appends an entry to the audit log. Pass the transaction of the change it records, so that the
+ * change and its entry commit together (or neither does).
+ *
+ * @example
+ * ```ts
+ * await database.transaction(async (transaction) => {
+ *   await transaction.query('UPDATE tokens SET revoked_at = $2 WHERE id = $1', [id, now]);
+ *   await recordAuditEntry(transaction, {
+ *     action: 'token.revoked',
+ *     actor: { type: 'operator' },
+ *     target: { type: 'token', id },
+ *   }, { clock, newId });
+ * });
+ * ```
+ */
+export async function recordAuditEntry(
+  queryable: Queryable,
+  entry: NewAuditEntry,
+  dependencies: AuditDependencies,
+): Promise<AuditEntry> {
+  const id = dependencies.newId('aud');
+  const occurredAt = new Date(dependencies.clock.now());
+  const metadata = entry.metadata ?? {};
+  // One statement: the lock is taken before the row (and its seq) exists, in this transaction.
+  await queryable.query(
+    `WITH write_lock AS (SELECT pg_advisory_xact_lock($1::bigint))
+     INSERT INTO audit_entries
+       (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
+     SELECT $2, $3, $4, $5, $6, $7, $8, $9 FROM write_lock`,
+    [
+      auditWriteLockKey,
+      id,
+      occurredAt,
+      entry.action,
+      entry.actor.type,
+      entry.actor.id ?? null,
+      entry.target.type,
+      entry.target.id,
+      JSON.stringify(metadata),
+    ],
+  );
+  return {
+    id,
+    occurredAt: occurredAt.toISOString(),
+    action: entry.action,
+    actor: entry.actor.id === undefined ? { type: entry.actor.type } : { ...entry.actor },
+    target: { ...entry.target },
+    metadata,
+  };
+}
+
+/** One page of the audit log. */
+export interface AuditPage {
+  /** Oldest first. */
+  entries: AuditEntry[];
+  /** Pass it back as `cursor` for the next page; `null` on the last page. */
+  nextCursor: string | null;
+}
+
+/** Options of {@link listAuditEntries}. */
+export interface ListAuditEntriesOptions {
+  /** Entries per page, 1 to 200; defaults to 50. */
+  limit?: number;
+  /** The `nextCursor` of the previous page; omit it for the first page. */
+  cursor?: string;
+}
+
+const cursorPrefix = 'audit:v1:';
+
+/** @internal Makes the opaque cursor that points after the entry with this `seq`. */
+export function encodeAuditCursor(seq: string): string {
+  return Buffer.from(`${cursorPrefix}${seq}`, 'utf8').toString('base64url');
+}
+
+/** @internal Reads a cursor back; `undefined` for anything this server did not make. */
+export function decodeAuditCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!text.startsWith(cursorPrefix)) return undefined;
+  const seq = text.slice(cursorPrefix.length);
+  return /^(0|[1-9][0-9]{0,18})$/.test(seq) ? seq : undefined;
+}
+
+interface AuditRow {
+  seq: string;
+  id: string;
+  occurred_at: Date;
+  action: string;
+  actor_type: AuditActor['type'];
+  actor_id: string | null;
+  target_type: string;
+  target_id: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Reads one page of the audit log, oldest first. Walk it by passing each page's `nextCursor` back
+ * until it is `null`: every entry comes exactly once, even while new entries are written (they
+ * appear at the end of the walk). An unreadable cursor throws `invalid_cursor`; a limit outside
+ * 1 to 200 throws `invalid_limit`.
+ *
+ * @example
+ * ```ts
+ * let cursor: string | undefined;
+ * do {
+ *   const page = await listAuditEntries(database, { limit: 200, cursor });
+ *   for (const entry of page.entries) console.log(entry.action);
+ *   cursor = page.nextCursor ?? undefined;
+ * } while (cursor);
+ * ```
+ */
+export async function listAuditEntries(
+  database: Queryable,
+  options: ListAuditEntriesOptions = {},
+): Promise<AuditPage> {
+  const limit = options.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw new FollowUpServerError({
+      code: 'invalid_limit',
+      message: 'limit must be an integer from 1 to 200.',
+    });
+  }
+  let after = '0';
+  if (options.cursor !== undefined) {
+    const seq = decodeAuditCursor(options.cursor);
+    if (seq === undefined) {
+      throw new FollowUpServerError({
+        code: 'invalid_cursor',
+        message: 'cursor is not a nextCursor of this audit log.',
+      });
+    }
+    after = seq;
+  }
+  // One row more than asked tells whether another page exists, without a count.
+  const { rows } = await database.query<AuditRow>(
+    `SELECT seq, id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata
+       FROM audit_entries WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+    [after, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(toAuditEntry),
+    nextCursor: rows.length > limit && last ? encodeAuditCursor(last.seq) : null,
+  };
+}
+
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    occurredAt: row.occurred_at.toISOString(),
+    action: row.action,
+    actor:
+      row.actor_id === null ? { type: row.actor_type } : { type: row.actor_type, id: row.actor_id },
+    target: { type: row.target_type, id: row.target_id },
+    metadata: row.metadata,
+  };
+}

@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The literal prefix of every token. */
+export const TOKEN_PREFIX = 'hns_';
+
+const tokenPattern = /^hns_([A-Za-z0-9_]{1,64})\.([A-Za-z0-9_-]{43})$/;
+
+/** The two parts of a token. */
+export interface ParsedToken {
+  /** The service account's id, embedded in the token. */
+  accountId: string;
+  /** The secret: 32 random bytes, base64url, 43 characters. */
+  secret: string;
+}
+
+/** @internal Makes a new secret: 32 random bytes as base64url. */
+export function generateSecret(random: (size: number) => Uint8Array = randomBytes): string {
+  return Buffer.from(random(32)).toString('base64url');
+}
+
+/** @internal `hns_<accountId>.<secret>` */
+export function formatToken(accountId: string, secret: string): string {
+  return `${TOKEN_PREFIX}${accountId}.${secret}`;
+}
+
+/**
+ * Splits a token into its account id and secret; `undefined` for anything that is not
+ * `hns_<accountId>.<secret>` with a 32-byte base64url secret.
+ *
+ * @example
+ * ```ts
+ * parseToken('hns_sa_01JD….Zm9v…'); // { accountId: 'sa_01JD…', secret: 'Zm9v…' }
+ * ```
+ */
+export function parseToken(token: string): ParsedToken | undefined {
+  const match = tokenPattern.exec(token);
+  if (!match) return undefined;
+  return { accountId: match[1] as string, secret: match[2] as string };
+}
+
+/** @internal The SHA-256 digest of a secret: the only thing the database keeps of a token. */
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
