@@ -1,0 +1,147 @@
+import type { FollowUpError } from './errors.js';
+
+/**
+ * What to do when a response does not match this SDK version's schema (unknown fields and
+ * unknown enum values always pass):
+ *
+ * - `'strict'` (default): throw {@link ResponseValidationError}.
+ * - `'warn'`: log a warning through the `logger` and return the body as it came.
+ * - `'off'`: do not validate; return the body as it came.
+ *
+ * @example
+ * ```ts
+ * const client = new FollowUp({ token, baseUrl, validation: 'warn', logger: console });
+ * ```
+ */
+export type Validation = 'strict' | 'warn' | 'off';
+
+/**
+ * Where the SDK writes what it does: `console` fits, as does pino or winston. Every method is
+ * optional. Lines never contain the token, a secret, a header or a body.
+ *
+ * @example
+ * ```ts
+ * const client = new FollowUp({ token, baseUrl, logger: console });
+ * ```
+ */
+export interface Logger {
+  /** Each request and response: method, URL, attempt, status, request id, duration. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  /** Retries: attempt, delay, reason. */
+  info?(message: string, fields?: Record<string, unknown>): void;
+  /** Responses that fail validation in `'warn'` mode. */
+  warn?(message: string, fields?: Record<string, unknown>): void;
+  /** Not used by the SDK today; accepted so that any console-like logger fits. */
+  error?(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * What the `onRetry` hook is told before the SDK waits and sends a request again.
+ *
+ * @example
+ * ```ts
+ * new FollowUp({
+ *   token,
+ *   baseUrl,
+ *   onRetry: ({ attempt, delayMs, reason, status }) =>
+ *     metrics.increment('followup.retry', { attempt, reason, status }),
+ * });
+ * ```
+ */
+export interface RetryEvent {
+  /** Which retry this is: 1 for the first, 2 for the second, … */
+  readonly attempt: number;
+  /** How long the SDK waits before it (from `Retry-After`, capped at 60 s, or the backoff). */
+  readonly delayMs: number;
+  /** `'status'` for a retryable HTTP status, `'connection'` for a network error. */
+  readonly reason: 'status' | 'connection';
+  /** The status that caused the retry, for `'status'`. */
+  readonly status: number | undefined;
+  /** The error the attempt ended with. */
+  readonly error: FollowUpError;
+  /** The request method. */
+  readonly method: string;
+  /** The request URL. */
+  readonly url: string;
+}
+
+/**
+ * A `fetch`-compatible function. The SDK calls it with a `Request`.
+ *
+ * @example
+ * ```ts
+ * const client = new FollowUp({ token, baseUrl, fetch: (input, init) => fetch(input, init) });
+ * ```
+ */
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Options of `new FollowUp(…)`.
+ *
+ * @example
+ * ```ts
+ * const client = new FollowUp({
+ *   token: process.env.FOLLOWUP_TOKEN!,
+ *   baseUrl: 'https://followup.example.com',
+ *   timeout: 30_000,
+ *   maxRetries: 3,
+ * });
+ * ```
+ */
+export interface FollowUpOptions {
+  /** A service-account token, `hns_<service account id>.<secret>`. Checked at construction. */
+  token: string;
+  /** Where the service is, e.g. `https://followup.example.com`; API paths are appended to it. */
+  baseUrl: string | URL;
+  /**
+   * The time budget of one call in milliseconds, covering the request, every retry, the waits
+   * between them and reading the body. Each page of a list walk gets its own budget. Default
+   * 60 000.
+   */
+  timeout?: number;
+  /** How many times a retryable failure is retried (so `maxRetries + 1` attempts). Default 2. */
+  maxRetries?: number;
+  /** The `fetch` to use; defaults to `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** Aborts every call made by this client, including waits and later pages. */
+  signal?: AbortSignal;
+  /** Where to log; nothing is logged without one. */
+  logger?: Logger;
+  /** How responses are validated; default `'strict'`. */
+  validation?: Validation;
+  /** Called before each retry. */
+  onRetry?: (event: RetryEvent) => void;
+  /**
+   * The source of randomness for the backoff jitter, returning numbers in `[0, 1)`. Defaults to
+   * `Math.random`; tests pass a fixed function.
+   */
+  random?: () => number;
+  /**
+   * Waits between retries. Defaults to a timer that stops when the signal aborts; the SDK also
+   * stops waiting on abort when a replacement ignores the signal. Tests pass an instant one.
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Options every call accepts as its last argument.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const contact = await client.contacts.get(id, { signal: controller.signal, timeout: 5_000 });
+ * ```
+ */
+export interface RequestOptions {
+  /** Aborts this call (and, for a list, every later page). */
+  signal?: AbortSignal;
+  /** This call's time budget in milliseconds; overrides the client's. */
+  timeout?: number;
+  /** This call's retry count; overrides the client's. */
+  maxRetries?: number;
+  /**
+   * The `Idempotency-Key` of a `POST`. The SDK generates one per call when it is not given, and
+   * sends the same key on every retry, which is what makes retrying a create safe.
+   */
+  idempotencyKey?: string;
+}

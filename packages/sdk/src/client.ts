@@ -1,0 +1,213 @@
+import type { FollowUpOptions, Validation } from './client-options.js';
+import { ConfigurationError } from './errors.js';
+import { checkMaxRetries, checkTimeout, HttpClient } from './internal/http-client.js';
+import { defaultSleep } from './internal/sleep.js';
+import { parseToken } from './internal/token.js';
+import { Audit } from './resources/audit.js';
+import { Contacts } from './resources/contacts.js';
+import { CrudResource } from './resources/crud-resource.js';
+import { Deals } from './resources/deals.js';
+import { Inbox } from './resources/inbox.js';
+import { Messages } from './resources/messages.js';
+import { Webhooks } from './resources/webhooks.js';
+import {
+  type Campaign,
+  type CreateCampaignInput,
+  campaignListSchema,
+  campaignSchema,
+  type UpdateCampaignInput,
+} from './schemas/campaign.js';
+import {
+  type CreateSequenceInput,
+  type Sequence,
+  sequenceListSchema,
+  sequenceSchema,
+  type UpdateSequenceInput,
+} from './schemas/sequence.js';
+import {
+  type CreateUserInput,
+  type UpdateUserInput,
+  type User,
+  userListSchema,
+  userSchema,
+} from './schemas/user.js';
+
+/** The default time budget of one call, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The default number of retries of a retryable failure. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+const VALIDATIONS: readonly Validation[] = ['strict', 'warn', 'off'];
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+function checkBaseUrl(baseUrl: unknown): string {
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw new ConfigurationError({
+      message: 'baseUrl must be an absolute http or https URL, e.g. https://followup.example.com.',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError({ message: 'baseUrl must use http or https.' });
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError({ message: 'baseUrl must not carry credentials; use the token.' });
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError({ message: 'baseUrl must not have a query or a fragment.' });
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
+ * What `JSON.stringify(client)` shows of a {@link FollowUp} client: settings, never the token.
+ *
+ * @example
+ * ```ts
+ * const summary: FollowUpSummary = client.toJSON();
+ * ```
+ */
+export interface FollowUpSummary {
+  /** The base URL, normalised. */
+  baseUrl: string;
+  /** The service account the token belongs to. */
+  serviceAccountId: string;
+  /** The default time budget of a call, in milliseconds. */
+  timeout: number;
+  /** The default retry count. */
+  maxRetries: number;
+}
+
+/**
+ * The FollowUp client. Construct one per token and reuse it: it holds no connection, only
+ * settings.
+ *
+ * The token's secret is never exposed: not in errors, log lines, `JSON.stringify(client)` or
+ * `util.inspect(client)`.
+ *
+ * @example
+ * ```ts
+ * import { FollowUp } from '@followup/sdk';
+ *
+ * const client = new FollowUp({
+ *   token: process.env.FOLLOWUP_TOKEN!,
+ *   baseUrl: 'https://followup.example.com',
+ * });
+ *
+ * for await (const contact of client.contacts.list({ limit: 200 })) {
+ *   console.log(contact.firstName, contact.lifecycle);
+ * }
+ * ```
+ */
+export class FollowUp {
+  /** Contacts: list, get, create, update, delete, count. */
+  readonly contacts: Contacts;
+  /** Deals: list, get, create, update, delete, count. */
+  readonly deals: Deals;
+  /** Sequences: list, get, create, update, delete. */
+  readonly sequences: CrudResource<Sequence, CreateSequenceInput, UpdateSequenceInput>;
+  /** Campaigns: list, get, create, update, delete. */
+  readonly campaigns: CrudResource<Campaign, CreateCampaignInput, UpdateCampaignInput>;
+  /** Users (people in the workspace): list, get, create, update, delete. */
+  readonly users: CrudResource<User, CreateUserInput, UpdateUserInput>;
+  /** Inbox messages: list. */
+  readonly messages: Messages;
+  /** The audit log: list (cursor pages). */
+  readonly audit: Audit;
+  /** The inbox webhook: send. */
+  readonly inbox: Inbox;
+  /** Verification of the webhooks FollowUp sends: unwrap. */
+  readonly webhooks: Webhooks;
+  /** The service account the token belongs to (not a secret). */
+  readonly serviceAccountId: string;
+  readonly #http: HttpClient;
+
+  /**
+   * @throws {@link ConfigurationError} for a malformed token, a bad `baseUrl` or an option out of
+   *   range, before any request.
+   */
+  constructor(options: FollowUpOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new ConfigurationError({ message: 'new FollowUp() needs { token, baseUrl }.' });
+    }
+    const { serviceAccountId } = parseToken(options.token);
+    const validation = options.validation ?? 'strict';
+    if (!VALIDATIONS.includes(validation)) {
+      throw new ConfigurationError({ message: "validation must be 'strict', 'warn' or 'off'." });
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new ConfigurationError({ message: 'fetch must be a function.' });
+    }
+    this.serviceAccountId = serviceAccountId;
+    this.#http = new HttpClient({
+      baseUrl: checkBaseUrl(options.baseUrl),
+      token: options.token,
+      timeout:
+        options.timeout === undefined
+          ? DEFAULT_TIMEOUT_MS
+          : checkTimeout(options.timeout, 'The timeout option'),
+      maxRetries:
+        options.maxRetries === undefined
+          ? DEFAULT_MAX_RETRIES
+          : checkMaxRetries(options.maxRetries, 'The maxRetries option'),
+      fetch: options.fetch,
+      signal: options.signal,
+      logger: options.logger,
+      validation,
+      onRetry: options.onRetry,
+      random: options.random ?? Math.random,
+      sleep: options.sleep ?? defaultSleep,
+      now: Date.now,
+    });
+    const http = this.#http;
+    this.contacts = new Contacts(http);
+    this.deals = new Deals(http);
+    this.sequences = new CrudResource(http, {
+      path: '/api/sequences',
+      key: 'sequences',
+      itemSchema: sequenceSchema,
+      listSchema: sequenceListSchema,
+    });
+    this.campaigns = new CrudResource(http, {
+      path: '/api/campaigns',
+      key: 'campaigns',
+      itemSchema: campaignSchema,
+      listSchema: campaignListSchema,
+    });
+    this.users = new CrudResource(http, {
+      path: '/api/users',
+      key: 'users',
+      itemSchema: userSchema,
+      listSchema: userListSchema,
+    });
+    this.messages = new Messages(http);
+    this.audit = new Audit(http);
+    this.inbox = new Inbox(http);
+    this.webhooks = new Webhooks();
+  }
+
+  /** The base URL, normalised (no trailing slash). */
+  get baseUrl(): string {
+    return this.#http.publicSettings.baseUrl;
+  }
+
+  /**
+   * What `JSON.stringify(client)` shows: the settings, never the token.
+   *
+   * @example
+   * ```ts
+   * JSON.stringify(client); // {"baseUrl":"https://…","serviceAccountId":"sa_…","timeout":60000,"maxRetries":2}
+   * ```
+   */
+  toJSON(): FollowUpSummary {
+    return { ...this.#http.publicSettings, serviceAccountId: this.serviceAccountId };
+  }
+
+  /** What `util.inspect(client)` and `console.log(client)` show in Node: never the token. */
+  [inspectSymbol](): string {
+    const { baseUrl, timeout, maxRetries } = this.#http.publicSettings;
+    return `FollowUp { baseUrl: '${baseUrl}', serviceAccountId: '${this.serviceAccountId}', token: '[redacted]', timeout: ${timeout}, maxRetries: ${maxRetries} }`;
+  }
+}

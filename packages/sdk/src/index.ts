@@ -1,0 +1,166 @@
+/**
+ * The typed client of the FollowUp contact follow-up service: zod-validated resources, lazy
+ * pagination, retries that honour `Retry-After`, one signal and one timeout per call, and
+ * verified webhooks. No `node:` import: it runs on Node 22+, Bun, Deno, Cloudflare Workers and
+ * browsers.
+ *
+ * @example
+ * ```ts
+ * import { FollowUp } from '@followup/sdk';
+ *
+ * const client = new FollowUp({ token: process.env.FOLLOWUP_TOKEN!, baseUrl: 'https://followup.example.com' });
+ * for await (const contact of client.contacts.list({ limit: 200 })) console.log(contact.id);
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export {
+  WebhookVerificationError,
+  type WebhookVerificationErrorCode,
+} from '@followup/webhooks/web';
+export { APIPromise, type WithResponse } from './api-promise.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  FollowUp,
+  type FollowUpSummary,
+} from './client.js';
+export type {
+  FetchLike,
+  FollowUpOptions,
+  Logger,
+  RequestOptions,
+  RetryEvent,
+  Validation,
+} from './client-options.js';
+export { CursorPage, type CursorPageParams } from './cursor-page.js';
+export {
+  APIConnectionError,
+  APIError,
+  type APIErrorOptions,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  ConfigurationError,
+  ConflictError,
+  FollowUpError,
+  type FollowUpErrorOptions,
+  InternalServerError,
+  NotFoundError,
+  NotImplementedError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  type RequestErrorOptions,
+  type ResponseIssue,
+  ResponseValidationError,
+  type ResumeFrom,
+  ValidationError,
+} from './errors.js';
+export type { OpenEnum } from './internal/open-enum.js';
+export { OffsetPage, type OffsetPageParams } from './offset-page.js';
+export { Page } from './page.js';
+export { PagePromise } from './page-promise.js';
+export { Audit, type CursorListParams } from './resources/audit.js';
+export { Contacts } from './resources/contacts.js';
+export { CrudResource, type ListParams } from './resources/crud-resource.js';
+export { Deals } from './resources/deals.js';
+export { Inbox, type InboxSendOptions } from './resources/inbox.js';
+export { Messages } from './resources/messages.js';
+export { type UnwrapOptions, Webhooks } from './resources/webhooks.js';
+export {
+  type AuditEntry,
+  type AuditEntryList,
+  auditEntryListSchema,
+  auditEntrySchema,
+} from './schemas/audit-entry.js';
+export {
+  CAMPAIGN_STATUS_VALUES,
+  type Campaign,
+  type CampaignList,
+  type CreateCampaignInput,
+  campaignListSchema,
+  campaignSchema,
+  createCampaignInputSchema,
+  type UpdateCampaignInput,
+  updateCampaignInputSchema,
+} from './schemas/campaign.js';
+export {
+  type Contact,
+  type ContactList,
+  type CreateContactInput,
+  contactListSchema,
+  contactSchema,
+  createContactInputSchema,
+  LIFECYCLE_VALUES,
+  type Lifecycle,
+  lifecycleSchema,
+  type UpdateContactInput,
+  updateContactInputSchema,
+} from './schemas/contact.js';
+export { type Count, countSchema } from './schemas/count.js';
+export {
+  type CreateDealInput,
+  createDealInputSchema,
+  DEAL_STAGE_VALUES,
+  type Deal,
+  type DealList,
+  type DealStage,
+  dealListSchema,
+  dealSchema,
+  dealStageSchema,
+  type UpdateDealInput,
+  updateDealInputSchema,
+} from './schemas/deal.js';
+export {
+  type InboxMessage,
+  type InboxMessageList,
+  type InboxSendInput,
+  type InboxSendResult,
+  inboxMessageListSchema,
+  inboxMessageSchema,
+  inboxSendInputSchema,
+  inboxSendResultSchema,
+} from './schemas/inbox-message.js';
+export {
+  type FieldError,
+  fieldErrorSchema,
+  type ProblemDetails,
+  problemDetailsSchema,
+} from './schemas/problem-details.js';
+export {
+  type CreateSequenceInput,
+  createSequenceInputSchema,
+  SEQUENCE_STATUS_VALUES,
+  type Sequence,
+  type SequenceList,
+  type SequenceStep,
+  sequenceListSchema,
+  sequenceSchema,
+  sequenceStepSchema,
+  type UpdateSequenceInput,
+  updateSequenceInputSchema,
+} from './schemas/sequence.js';
+export {
+  type CreateUserInput,
+  createUserInputSchema,
+  ROLE_VALUES,
+  type UpdateUserInput,
+  type User,
+  type UserList,
+  updateUserInputSchema,
+  userListSchema,
+  userSchema,
+} from './schemas/user.js';
+export {
+  type ContactCreatedEvent,
+  contactCreatedEventSchema,
+  WEBHOOK_EVENT_KINDS,
+  type WebhookEvent,
+  webhookEventSchema,
+} from './schemas/webhook-event.js';
+
+// Deliberately not exported: src/internal (the request pipeline on ky, Retry-After and
+// problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,
+// and tested, through FollowUp; their shape may change in any release.

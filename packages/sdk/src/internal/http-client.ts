@@ -1,0 +1,325 @@
+import ky, { type KyInstance } from 'ky';
+import type { z } from 'zod';
+import type { WithResponse } from '../api-promise.js';
+import type {
+  FetchLike,
+  Logger,
+  RequestOptions,
+  RetryEvent,
+  Validation,
+} from '../client-options.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  ConfigurationError,
+  FollowUpError,
+  ResponseValidationError,
+} from '../errors.js';
+import { backoffDelay, RETRYABLE_STATUSES } from './backoff.js';
+import { makeAPIError } from './make-api-error.js';
+import { parseProblem } from './problem.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+import { raceAbort } from './sleep.js';
+
+/** The settings an {@link HttpClient} runs with, already checked. */
+export interface HttpClientSettings {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  readonly fetch: FetchLike | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly logger: Logger | undefined;
+  readonly validation: Validation;
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly random: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly now: () => number;
+}
+
+/** One API call. */
+export interface RequestSpec<T> {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: unknown;
+  /** The schema of the success body; without one the body is ignored and `data` is undefined. */
+  readonly schema?: z.ZodType<T>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** `false` to send no bearer token (the inbox webhook authenticates with its own secret). */
+  readonly authenticate?: boolean;
+  readonly options?: RequestOptions | undefined;
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Checks a timeout option: a whole number of milliseconds between 1 and about 24.8 days. */
+export function checkTimeout(timeout: unknown, where: string): number {
+  if (
+    typeof timeout !== 'number' ||
+    !Number.isInteger(timeout) ||
+    timeout < 1 ||
+    timeout > MAX_TIMEOUT_MS
+  ) {
+    throw new ConfigurationError({
+      message: `${where} must be a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}.`,
+    });
+  }
+  return timeout;
+}
+
+/** Checks a retry count: a whole number between 0 and 10. */
+export function checkMaxRetries(maxRetries: unknown, where: string): number {
+  if (
+    typeof maxRetries !== 'number' ||
+    !Number.isInteger(maxRetries) ||
+    maxRetries < 0 ||
+    maxRetries > 10
+  ) {
+    throw new ConfigurationError({ message: `${where} must be a whole number from 0 to 10.` });
+  }
+  return maxRetries;
+}
+
+function isAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
+  for (const signal of signals) if (signal.aborted) return signal;
+  return undefined;
+}
+
+/**
+ * The request pipeline: ky for the transport (its own retry and timeout switched off), and our
+ * policy around it: one deadline per call, retries with `Retry-After` or full-jitter backoff,
+ * status-to-error mapping and zod validation.
+ */
+export class HttpClient {
+  readonly #settings: HttpClientSettings;
+  readonly #ky: KyInstance;
+
+  constructor(settings: HttpClientSettings) {
+    this.#settings = settings;
+    // The token lives only in this closure and in `#settings`, never on a public property.
+    const authorization = `Bearer ${settings.token}`;
+    this.#ky = ky.create({
+      ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      hooks: {
+        beforeRequest: [
+          ({ request, options }) => {
+            if (options.context.authenticate !== false) {
+              request.headers.set('authorization', authorization);
+            }
+          },
+        ],
+      },
+    });
+  }
+
+  /** The client's settings without the token. */
+  get publicSettings(): { baseUrl: string; timeout: number; maxRetries: number } {
+    const { baseUrl, timeout, maxRetries } = this.#settings;
+    return { baseUrl, timeout, maxRetries };
+  }
+
+  /** Builds the absolute URL of a path and query. */
+  url(path: string, query?: Readonly<Record<string, string | number | undefined>>): string {
+    let url = this.#settings.baseUrl + path;
+    if (query !== undefined) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) {
+        if (value !== undefined) params.set(key, String(value));
+      }
+      const search = params.toString();
+      if (search !== '') url += `?${search}`;
+    }
+    return url;
+  }
+
+  /** Sends one call, with retries, under one signal and one deadline. */
+  async request<T>(spec: RequestSpec<T>): Promise<WithResponse<T>> {
+    const settings = this.#settings;
+    const options = spec.options ?? {};
+    const timeout =
+      options.timeout === undefined
+        ? settings.timeout
+        : checkTimeout(options.timeout, 'The timeout option');
+    const maxRetries =
+      options.maxRetries === undefined
+        ? settings.maxRetries
+        : checkMaxRetries(options.maxRetries, 'The maxRetries option');
+    const method = spec.method;
+    const url = this.url(spec.path, spec.query);
+    const userSignals: AbortSignal[] = [];
+    if (settings.signal !== undefined) userSignals.push(settings.signal);
+    if (options.signal !== undefined) userSignals.push(options.signal);
+
+    const alreadyAborted = isAborted(userSignals);
+    if (alreadyAborted !== undefined) {
+      throw new APIUserAbortError({
+        message: `${method} ${url} was aborted before it was sent.`,
+        method,
+        url,
+        cause: alreadyAborted.reason,
+      });
+    }
+
+    const deadline = new AbortController();
+    const deadlineAt = settings.now() + timeout;
+    const timer = setTimeout(() => deadline.abort(), timeout);
+    const signal =
+      userSignals.length === 0
+        ? deadline.signal
+        : AbortSignal.any([...userSignals, deadline.signal]);
+    const stopped = (cause: unknown): FollowUpError | undefined => {
+      const aborted = isAborted(userSignals);
+      if (aborted !== undefined) {
+        return new APIUserAbortError({
+          message: `${method} ${url} was aborted.`,
+          method,
+          url,
+          cause: aborted.reason,
+        });
+      }
+      if (deadline.signal.aborted) {
+        return new APITimeoutError({
+          message: `${method} ${url} timed out after ${timeout} ms (the timeout covers retries and waits).`,
+          method,
+          url,
+          cause,
+        });
+      }
+      return undefined;
+    };
+
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    if (method === 'POST') {
+      headers['idempotency-key'] = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    }
+    const logger = settings.logger;
+
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let failure: FollowUpError;
+        let reason: RetryEvent['reason'];
+        let status: number | undefined;
+        let retryAfterMs: number | undefined;
+        const started = settings.now();
+        logger?.debug?.('followup: request', { method, url, attempt });
+        try {
+          const response = await this.#ky(url, {
+            method,
+            headers,
+            signal,
+            context: { authenticate: spec.authenticate !== false },
+            ...(spec.body === undefined ? {} : { json: spec.body }),
+          });
+          const text = await response.text();
+          const requestId = response.headers.get('x-request-id') ?? undefined;
+          logger?.debug?.('followup: response', {
+            method,
+            url,
+            attempt,
+            status: response.status,
+            requestId,
+            durationMs: settings.now() - started,
+          });
+          if (response.ok) {
+            return { data: this.#parse(spec, response, text, url), response };
+          }
+          status = response.status;
+          retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+          failure = makeAPIError({
+            status,
+            statusText: response.statusText,
+            headers: response.headers,
+            problem: parseProblem(text, response.headers.get('content-type')),
+            method,
+            url,
+            retryAfterMs,
+          });
+          if (!RETRYABLE_STATUSES.has(status)) throw failure;
+          reason = 'status';
+        } catch (caught) {
+          if (FollowUpError.isInstance(caught)) throw caught;
+          const stop = stopped(caught);
+          if (stop !== undefined) throw stop;
+          failure = new APIConnectionError({
+            message: `Could not complete ${method} ${url}: the connection failed.`,
+            method,
+            url,
+            cause: networkCause(caught),
+          });
+          reason = 'connection';
+        }
+
+        if (attempt > maxRetries) throw failure;
+        const delayMs =
+          retryAfterMs === undefined
+            ? backoffDelay(attempt, settings.random)
+            : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+        // Waiting past the deadline could only end in a timeout; the real failure says more.
+        if (settings.now() + delayMs >= deadlineAt) throw failure;
+        const event: RetryEvent = { attempt, delayMs, reason, status, error: failure, method, url };
+        logger?.info?.('followup: retrying', { method, url, attempt, delayMs, reason, status });
+        settings.onRetry?.(event);
+        try {
+          await raceAbort(settings.sleep(delayMs, signal), signal);
+        } catch (caught) {
+          throw stopped(caught) ?? caught;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #parse<T>(spec: RequestSpec<T>, response: Response, text: string, url: string): T {
+    if (spec.schema === undefined) return undefined as T;
+    const context = {
+      status: response.status,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      method: spec.method,
+      url,
+    };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ResponseValidationError({
+        ...context,
+        message: `The response to ${spec.method} ${url} is not JSON.`,
+        issues: [{ path: [], message: 'The body is not valid JSON.' }],
+      });
+    }
+    const validation = this.#settings.validation;
+    if (validation === 'off') return json as T;
+    const result = spec.schema.safeParse(json);
+    if (result.success) return result.data;
+    const issues = result.error.issues.map((issue) => ({
+      path: issue.path,
+      message: issue.message,
+    }));
+    const summary = issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+      .join('; ');
+    const message = `The response to ${spec.method} ${url} does not match the schema: ${summary}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''}.`;
+    if (validation === 'warn') {
+      this.#settings.logger?.warn?.(`followup: ${message}`, { ...context, issues });
+      return json as T;
+    }
+    throw new ResponseValidationError({ ...context, message, issues });
+  }
+}
+
+/** The fetch error under ky's `NetworkError` wrapper, which holds the request (and its headers). */
+function networkCause(error: unknown): unknown {
+  // ky's errors keep the `Request`, whose headers hold the token: never pass one on.
+  if (typeof error === 'object' && error !== null && 'request' in error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause ?? new Error(String((error as { message?: unknown }).message));
+  }
+  return error;
+}

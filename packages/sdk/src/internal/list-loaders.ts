@@ -1,0 +1,106 @@
+import type { z } from 'zod';
+import type { RequestOptions } from '../client-options.js';
+import { CursorPage, type CursorPageParams } from '../cursor-page.js';
+import { FollowUpError, ResponseValidationError, type ResumeFrom } from '../errors.js';
+import { OffsetPage, type OffsetPageParams } from '../offset-page.js';
+import type { HttpClient } from './http-client.js';
+
+function itemsOf<Item>(body: unknown, key: string): readonly Item[] {
+  const items = (body as Record<string, unknown> | null | undefined)?.[key];
+  // With validation off a broken body may lack the array; treat it as an empty page.
+  return Array.isArray(items) ? (items as Item[]) : [];
+}
+
+function describeResume(resume: ResumeFrom): string {
+  if ('offset' in resume) return `{ offset: ${resume.offset} }`;
+  return resume.cursor === undefined ? '{}' : `{ cursor: ${JSON.stringify(resume.cursor)} }`;
+}
+
+/** Marks an error that ended a page request with where the walk can resume. */
+function withResume(error: unknown, resume: ResumeFrom): unknown {
+  if (FollowUpError.isInstance(error) && error.resumeFrom === undefined) {
+    error.resumeFrom = resume;
+    error.message += ` To resume the walk, call list() again with ${describeResume(resume)}.`;
+  }
+  return error;
+}
+
+/** What an offset list needs to load its pages. */
+export interface OffsetListSpec<Body> {
+  readonly http: HttpClient;
+  readonly path: string;
+  readonly key: string;
+  readonly schema: z.ZodType<Body>;
+  readonly options: RequestOptions | undefined;
+}
+
+/** Returns the function that loads one page of an offset list. */
+export function offsetLoader<Item, Body>(
+  spec: OffsetListSpec<Body>,
+): (params: OffsetPageParams) => Promise<OffsetPage<Item>> {
+  const load = async (params: OffsetPageParams): Promise<OffsetPage<Item>> => {
+    try {
+      const { data, response } = await spec.http.request({
+        method: 'GET',
+        path: spec.path,
+        query: { limit: params.limit, offset: params.offset },
+        schema: spec.schema,
+        options: spec.options,
+      });
+      return new OffsetPage<Item>({ items: itemsOf<Item>(data, spec.key), response, params, load });
+    } catch (error) {
+      throw withResume(error, { offset: params.offset });
+    }
+  };
+  return load;
+}
+
+/** Returns the function that loads one page of a cursor list, refusing a repeated cursor. */
+export function cursorLoader<Item, Body>(
+  spec: OffsetListSpec<Body>,
+): (params: CursorPageParams, depth: number) => Promise<CursorPage<Item>> {
+  // The depth at which each cursor was first asked for. A page at depth d whose nextCursor was
+  // already asked for at depth <= d (by itself or an earlier page of its walk) would loop.
+  const askedAt = new Map<string, number>();
+  const load = async (params: CursorPageParams, depth: number): Promise<CursorPage<Item>> => {
+    const resume: ResumeFrom = params.cursor === undefined ? {} : { cursor: params.cursor };
+    try {
+      if (params.cursor !== undefined && !askedAt.has(params.cursor)) {
+        askedAt.set(params.cursor, depth);
+      }
+      const { data, response } = await spec.http.request({
+        method: 'GET',
+        path: spec.path,
+        query: { limit: params.limit, cursor: params.cursor },
+        schema: spec.schema,
+        options: spec.options,
+      });
+      const body = data as { nextCursor?: unknown } | null | undefined;
+      const nextCursor =
+        typeof body?.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : null;
+      const seenAt = nextCursor === null ? undefined : askedAt.get(nextCursor);
+      if (seenAt !== undefined && seenAt <= depth) {
+        const url = spec.http.url(spec.path, { limit: params.limit, cursor: params.cursor });
+        throw new ResponseValidationError({
+          message: `GET ${url} returned a nextCursor that this walk already followed; stopping instead of looping.`,
+          issues: [{ path: ['nextCursor'], message: 'repeats an earlier cursor of the same walk' }],
+          status: response.status,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+          method: 'GET',
+          url,
+        });
+      }
+      return new CursorPage<Item>({
+        items: itemsOf<Item>(data, spec.key),
+        response,
+        params,
+        nextCursor,
+        depth,
+        load,
+      });
+    } catch (error) {
+      throw withResume(error, resume);
+    }
+  };
+  return load;
+}

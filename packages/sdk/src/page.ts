@@ -1,0 +1,83 @@
+/**
+ * One page of a list: its {@link Page.items}, whether there is a next page, and how to get it.
+ * A page is also async-iterable over its own items and those of every later page, fetched lazily
+ * one page at a time. See {@link OffsetPage} and {@link CursorPage}.
+ *
+ * @example
+ * ```ts
+ * let page = await client.contacts.list({ limit: 100 });
+ * while (true) {
+ *   for (const contact of page.items) console.log(contact.id);
+ *   if (!page.hasNextPage()) break;
+ *   page = await page.getNextPage();
+ * }
+ * ```
+ */
+export abstract class Page<Item> implements AsyncIterable<Item> {
+  /** The items of this page, in the service's order. */
+  readonly items: readonly Item[];
+  /** The response this page came from (its body already read). */
+  readonly response: Response;
+
+  /** @internal */
+  constructor(items: readonly Item[], response: Response) {
+    this.items = items;
+    this.response = response;
+  }
+
+  /**
+   * Whether another page may follow.
+   *
+   * @example
+   * ```ts
+   * if (page.hasNextPage()) page = await page.getNextPage();
+   * ```
+   */
+  abstract hasNextPage(): boolean;
+
+  /**
+   * Fetches the next page, with the same options (signal, timeout) as this one. Rejects when
+   * {@link Page.hasNextPage} is false.
+   *
+   * @example
+   * ```ts
+   * const second = await (await client.contacts.list()).getNextPage();
+   * ```
+   */
+  abstract getNextPage(): Promise<Page<Item>>;
+
+  /**
+   * Every item of this page and of every later page, fetching one page at a time; breaking out
+   * of the loop makes no further request.
+   *
+   * @example
+   * ```ts
+   * const page = await client.contacts.list();
+   * for await (const contact of page) console.log(contact.id);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of walkPages<Item, Page<Item>>({ promise: Promise.resolve(this) })) {
+      yield* page.items;
+    }
+  }
+}
+
+/**
+ * Walks pages from the first one on. The first page's promise is taken out of its box once it
+ * settles, so that only the current page stays reachable from the walk.
+ *
+ * @internal
+ */
+export async function* walkPages<Item, P extends Page<Item>>(box: {
+  promise: Promise<P> | undefined;
+}): AsyncGenerator<P, void, undefined> {
+  const first = box.promise as Promise<P>;
+  box.promise = undefined;
+  let page: P = await first;
+  yield page;
+  while (page.hasNextPage()) {
+    page = (await page.getNextPage()) as P;
+    yield page;
+  }
+}

@@ -1,0 +1,159 @@
+import type { z } from 'zod';
+import { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../client-options.js';
+import { ConfigurationError } from '../errors.js';
+import type { HttpClient } from '../internal/http-client.js';
+import { offsetLoader } from '../internal/list-loaders.js';
+import { checkLimit, checkOffset } from '../internal/list-params.js';
+import type { OffsetPage } from '../offset-page.js';
+import { PagePromise } from '../page-promise.js';
+
+/**
+ * Parameters of an offset `list()`.
+ *
+ * @example
+ * ```ts
+ * const params: ListParams = { limit: 200, offset: 400 };
+ * for await (const contact of client.contacts.list(params)) console.log(contact.id);
+ * ```
+ */
+export interface ListParams {
+  /** Items per page, 1 to 200 (default 50). A larger value is refused before any request. */
+  limit?: number;
+  /** Rows to skip before the first item (default 0): where a previous walk stopped. */
+  offset?: number;
+}
+
+/** @internal What a {@link CrudResource} is built from. */
+export interface CrudResourceSpec<Item> {
+  readonly path: string;
+  readonly key: string;
+  readonly itemSchema: z.ZodType<Item>;
+  readonly listSchema: z.ZodType<unknown>;
+}
+
+/** @internal Checks an id and returns it encoded for a path. */
+export function pathId(id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0) {
+    throw new ConfigurationError({ message: 'id must be a non-empty string.' });
+  }
+  return encodeURIComponent(id);
+}
+
+/** @internal Starts an offset list. */
+export function offsetList<Item>(
+  http: HttpClient,
+  spec: { path: string; key: string; schema: z.ZodType<unknown> },
+  params: ListParams | undefined,
+  options: RequestOptions | undefined,
+): PagePromise<OffsetPage<Item>, Item> {
+  const limit = checkLimit(params?.limit);
+  const offset = checkOffset(params?.offset);
+  const load = offsetLoader<Item, unknown>({ http, ...spec, options });
+  return new PagePromise(load({ offset, limit }));
+}
+
+/**
+ * A collection with the five usual calls: `list`, `get`, `create`, `update`, `delete`
+ * (`client.sequences`, `client.campaigns`, `client.users`, and the base of `client.contacts` and
+ * `client.deals`).
+ *
+ * @example
+ * ```ts
+ * const sequence = await client.sequences.create({ name: 'Onboarding' });
+ * await client.sequences.update(sequence.id, { status: 'ACTIVE' });
+ * for await (const s of client.sequences.list()) console.log(s.name);
+ * await client.sequences.delete(sequence.id);
+ * ```
+ */
+export class CrudResource<Item, CreateInput, UpdateInput> {
+  /** @internal */
+  protected readonly http: HttpClient;
+  readonly #spec: CrudResourceSpec<Item>;
+
+  /** @internal */
+  constructor(http: HttpClient, spec: CrudResourceSpec<Item>) {
+    this.http = http;
+    this.#spec = spec;
+  }
+
+  /**
+   * One page (await it) or every item (iterate it), ordered by `createdAt, id`.
+   *
+   * @throws {@link ConfigurationError} at once for a `limit` outside 1..200 or a negative offset.
+   * @example
+   * ```ts
+   * const page = await client.users.list({ limit: 20 });
+   * for await (const user of client.users.list({ limit: 200 })) console.log(user.email);
+   * ```
+   */
+  list(params?: ListParams, options?: RequestOptions): PagePromise<OffsetPage<Item>, Item> {
+    const { path, key, listSchema } = this.#spec;
+    return offsetList<Item>(this.http, { path, key, schema: listSchema }, params, options);
+  }
+
+  /**
+   * One record by id.
+   *
+   * @throws {@link NotFoundError} when there is none.
+   * @example
+   * ```ts
+   * const contact = await client.contacts.get('con_01J…');
+   * ```
+   */
+  get(id: string, options?: RequestOptions): APIPromise<Item> {
+    const path = `${this.#spec.path}/${pathId(id)}`;
+    return new APIPromise(
+      this.http.request({ method: 'GET', path, schema: this.#spec.itemSchema, options }),
+    );
+  }
+
+  /**
+   * Creates a record. The SDK sends an `Idempotency-Key` (generated unless given in `options`),
+   * so a retried create never creates twice.
+   *
+   * @example
+   * ```ts
+   * const contact = await client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+   * ```
+   */
+  create(body: CreateInput, options?: RequestOptions): APIPromise<Item> {
+    return new APIPromise(
+      this.http.request({
+        method: 'POST',
+        path: this.#spec.path,
+        body,
+        schema: this.#spec.itemSchema,
+        options,
+      }),
+    );
+  }
+
+  /**
+   * Changes the given fields of a record.
+   *
+   * @example
+   * ```ts
+   * const contact = await client.contacts.update('con_01J…', { lifecycle: 'PATIENT' });
+   * ```
+   */
+  update(id: string, body: UpdateInput, options?: RequestOptions): APIPromise<Item> {
+    const path = `${this.#spec.path}/${pathId(id)}`;
+    return new APIPromise(
+      this.http.request({ method: 'PATCH', path, body, schema: this.#spec.itemSchema, options }),
+    );
+  }
+
+  /**
+   * Deletes a record (the service answers 204).
+   *
+   * @example
+   * ```ts
+   * await client.contacts.delete('con_01J…');
+   * ```
+   */
+  delete(id: string, options?: RequestOptions): APIPromise<void> {
+    const path = `${this.#spec.path}/${pathId(id)}`;
+    return new APIPromise(this.http.request<void>({ method: 'DELETE', path, options }));
+  }
+}

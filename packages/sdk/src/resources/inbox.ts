@@ -1,0 +1,72 @@
+import { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../client-options.js';
+import { ConfigurationError } from '../errors.js';
+import type { HttpClient } from '../internal/http-client.js';
+import {
+  type InboxSendInput,
+  type InboxSendResult,
+  inboxSendResultSchema,
+} from '../schemas/inbox-message.js';
+
+/**
+ * Options of `client.inbox.send()`: the inbox webhook secret, and the usual call options.
+ *
+ * @example
+ * ```ts
+ * const options: InboxSendOptions = { secret: process.env.INBOX_WEBHOOK_SECRET! };
+ * ```
+ */
+export interface InboxSendOptions extends RequestOptions {
+  /** The value of the service's `INBOX_WEBHOOK_SECRET`, sent as `X-Service-Webhook-Secret`. */
+  secret: string;
+}
+
+/**
+ * `client.inbox`: forwards an e-mail to the inbox webhook, which stores it as a message.
+ *
+ * @example
+ * ```ts
+ * const { id } = await client.inbox.send(
+ *   { from: 'ada@example.com', subject: 'Re: appointment', text: 'Thursday works.' },
+ *   { secret: process.env.INBOX_WEBHOOK_SECRET! },
+ * );
+ * ```
+ */
+export class Inbox {
+  readonly #http: HttpClient;
+
+  /** @internal */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Sends one message (`POST /api/inbox/webhook`). It authenticates with the secret header only:
+   * the bearer token is not sent. A wrong secret is an {@link AuthenticationError}
+   * (`webhook_secret_invalid`).
+   *
+   * @example
+   * ```ts
+   * await client.inbox.send({ from, subject }, { secret });
+   * ```
+   */
+  send(body: InboxSendInput, options: InboxSendOptions): APIPromise<InboxSendResult> {
+    const { secret, ...requestOptions } = options ?? ({} as InboxSendOptions);
+    if (typeof secret !== 'string' || secret.length === 0) {
+      throw new ConfigurationError({
+        message: 'inbox.send needs { secret }: the value of the service INBOX_WEBHOOK_SECRET.',
+      });
+    }
+    return new APIPromise(
+      this.#http.request({
+        method: 'POST',
+        path: '/api/inbox/webhook',
+        body,
+        headers: { 'x-service-webhook-secret': secret },
+        authenticate: false,
+        schema: inboxSendResultSchema,
+        options: requestOptions,
+      }),
+    );
+  }
+}

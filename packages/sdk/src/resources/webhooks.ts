@@ -1,0 +1,134 @@
+import {
+  type HeadersLike,
+  type VerifyOptions,
+  verifySignature,
+  type WebhookPayload,
+} from '@followup/webhooks/web';
+import { ResponseValidationError } from '../errors.js';
+import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
+
+/**
+ * How `unwrap` verifies: the endpoint's signing secret (or several, during a rotation), and the
+ * timestamp tolerance options of `@followup/webhooks`.
+ *
+ * @example
+ * ```ts
+ * const options: UnwrapOptions = { secret: [newSecret, oldSecret], tolerance: 300 };
+ * ```
+ */
+export type UnwrapOptions = VerifyOptions;
+
+function readHeader(headers: HeadersLike, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  }
+  const values: string[] = [];
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (key.toLowerCase() !== name) continue;
+    if (typeof value === 'string') values.push(value);
+    else if (Array.isArray(value)) values.push(...value.map(String));
+  }
+  // A header given twice cannot be trusted to agree: keep both so the comparison fails.
+  return values.length === 0 ? undefined : values.join(', ');
+}
+
+function bodyText(payload: WebhookPayload): string {
+  if (typeof payload === 'string') return payload;
+  return new TextDecoder('utf-8', { fatal: true }).decode(payload);
+}
+
+function refuse(message: string, path: PropertyKey[], issue: string): ResponseValidationError {
+  return new ResponseValidationError({ message, issues: [{ path, message: issue }] });
+}
+
+/**
+ * `client.webhooks`: verifies and parses the webhooks FollowUp sends to your endpoint.
+ *
+ * @example
+ * ```ts
+ * const event = await client.webhooks.unwrap(rawBody, request.headers, { secret });
+ * ```
+ */
+export class Webhooks {
+  /**
+   * Verifies a webhook and returns its typed event. In order: the `X-Service-Signature` over the
+   * raw body (HMAC-SHA256, constant time, timestamp within the tolerance, by
+   * `@followup/webhooks/web`); then the body against the event schema; then the unsigned
+   * `X-Service-Event` and `X-Service-Delivery` headers, which must agree with the signed body's
+   * `event` and `id` when present.
+   *
+   * It is asynchronous because it runs on Web Crypto, so that the SDK imports no `node:` module
+   * and works unchanged on Node, Bun, Deno, Cloudflare Workers and browsers.
+   *
+   * @param rawBody - The body exactly as received (`await request.text()` or the bytes), never a
+   *   parsed and re-serialised object.
+   * @param headers - The request headers: a fetch `Headers`, Node's `IncomingHttpHeaders` or a record.
+   * @param options - The signing secret (or `{ secret, tolerance?, now? }`).
+   * @throws `WebhookVerificationError` (from `@followup/webhooks`) when the signature does not
+   *   verify; {@link ResponseValidationError} when the verified body is not a known event or a
+   *   header disagrees with it.
+   *
+   * @example
+   * ```ts
+   * app.post('/webhooks/followup', async (request) => {
+   *   const event = await client.webhooks.unwrap(request.rawBody, request.headers, {
+   *     secret: process.env.FOLLOWUP_WEBHOOK_SECRET!,
+   *   });
+   *   if (event.event === 'contact.created') await welcome(event.data.firstName);
+   * });
+   * ```
+   */
+  async unwrap(
+    rawBody: WebhookPayload,
+    headers: HeadersLike,
+    options: string | UnwrapOptions,
+  ): Promise<WebhookEvent> {
+    const verifyOptions: VerifyOptions =
+      typeof options === 'string' ? { secret: options } : options;
+    await verifySignature(rawBody, headers, verifyOptions);
+
+    let json: unknown;
+    try {
+      json = JSON.parse(bodyText(rawBody));
+    } catch {
+      throw refuse('The webhook body is not JSON.', [], 'The body is not valid UTF-8 JSON.');
+    }
+    const kind = (json as { event?: unknown } | null)?.event;
+    const parsed = webhookEventSchema.safeParse(json);
+    if (!parsed.success) {
+      if (typeof kind === 'string' && kind !== 'contact.created') {
+        throw refuse(
+          `The webhook event kind ${JSON.stringify(kind.slice(0, 100))} is not known to this version of @followup/sdk; upgrade it, or subscribe the endpoint to known kinds only.`,
+          ['event'],
+          'unknown event kind',
+        );
+      }
+      const issues = parsed.error.issues.map((issue) => ({
+        path: issue.path,
+        message: issue.message,
+      }));
+      throw new ResponseValidationError({
+        message: `The webhook body does not match the ${String(kind)} event schema.`,
+        issues,
+      });
+    }
+    const event = parsed.data;
+    const eventHeader = readHeader(headers, 'x-service-event');
+    if (eventHeader !== undefined && eventHeader !== event.event) {
+      throw refuse(
+        'The X-Service-Event header disagrees with the signed body; the request is refused.',
+        ['headers', 'X-Service-Event'],
+        'differs from the body event',
+      );
+    }
+    const deliveryHeader = readHeader(headers, 'x-service-delivery');
+    if (deliveryHeader !== undefined && deliveryHeader !== event.id) {
+      throw refuse(
+        'The X-Service-Delivery header disagrees with the signed body; the request is refused.',
+        ['headers', 'X-Service-Delivery'],
+        'differs from the body id',
+      );
+    }
+    return event;
+  }
+}
