@@ -85,7 +85,7 @@ export interface VerificationJob {
   readonly secrets: readonly WebhookSecret[];
   readonly prefix: string;
   readonly body: string | Uint8Array;
-  readonly candidates: readonly string[];
+  readonly candidates: readonly Uint8Array[];
   readonly timestamp: number | undefined;
 }
 

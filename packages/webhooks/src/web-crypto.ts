@@ -1,5 +1,5 @@
 import { WebhookVerificationError } from './errors.js';
-import { bytesToHex, hexToBytes } from './internal/hex.js';
+import { bytesToHex } from './internal/hex.js';
 import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
 import type { HeadersLike } from './internal/read-header.js';
@@ -23,58 +23,93 @@ import type { SignedVendorProfile } from './vendor-profiles.js';
 const encoder = new TextEncoder();
 
 // Importing an HMAC key costs about as much as signing a small body, so keys are imported once
-// per secret and kept (non-extractable) in a small least-recently-used cache.
+// per secret and kept (non-extractable) in a small cache, oldest first out. Once imported, the
+// key itself is kept rather than its promise, so a verification awaits only the signing.
 const KEY_CACHE_SIZE = 64;
-const keyCache = new Map<string, Promise<CryptoKey>>();
+const keyCache = new Map<string, CryptoKey | Promise<CryptoKey>>();
 
 function cacheKeyOf(secret: WebhookSecret): string {
   // Byte secrets are keyed by their content, so a buffer changed in place gets a new key.
   return typeof secret === 'string' ? `s${secret}` : `b${bytesToHex(secret)}`;
 }
 
-function importKey(secret: WebhookSecret): Promise<CryptoKey> {
+function importKey(secret: WebhookSecret): CryptoKey | Promise<CryptoKey> {
   const cacheKey = cacheKeyOf(secret);
   const cached = keyCache.get(cacheKey);
-  if (cached !== undefined) {
-    keyCache.delete(cacheKey);
-    keyCache.set(cacheKey, cached);
-    return cached;
-  }
+  if (cached !== undefined) return cached;
   const raw = typeof secret === 'string' ? encoder.encode(secret) : secret.slice();
-  const key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  keyCache.set(cacheKey, key);
-  key.catch(() => keyCache.delete(cacheKey));
-  if (keyCache.size > KEY_CACHE_SIZE) {
-    const oldest = keyCache.keys().next().value as string;
-    keyCache.delete(oldest);
-  }
-  return key;
+  const imported = crypto.subtle
+    .importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    .then(
+      (key) => {
+        if (keyCache.get(cacheKey) === imported) keyCache.set(cacheKey, key);
+        return key;
+      },
+      (error: unknown) => {
+        keyCache.delete(cacheKey);
+        throw error;
+      },
+    );
+  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value as string);
+  keyCache.set(cacheKey, imported);
+  return imported;
 }
 
-/** `prefix + body` as one byte array, encoding strings as UTF-8. */
+// Web Crypto has no incremental HMAC, so `${t}.` and the body must be one buffer. Allocating a
+// fresh one costs as much as hashing it (fresh pages), so one scratch buffer is reused. This is
+// safe because Web Crypto copies the data synchronously, before sign() returns (WebCrypto spec,
+// sign(), step 2: "getting a copy of the bytes"); test/web-crypto-copy.test.ts checks it.
+const SCRATCH_LIMIT = 2 * 1024 * 1024;
+let scratch = new Uint8Array(0);
+
+function scratchOf(length: number): Uint8Array {
+  if (length > SCRATCH_LIMIT) return new Uint8Array(length);
+  if (scratch.length < length) {
+    scratch = new Uint8Array(Math.min(SCRATCH_LIMIT, Math.max(length, scratch.length * 2, 4096)));
+  }
+  return scratch;
+}
+
+/**
+ * `prefix + body` as one byte array (strings encoded as UTF-8), valid only until the next call:
+ * hand it straight to `crypto.subtle`, which copies it.
+ */
 function signedBytes(prefix: string, body: string | Uint8Array): Uint8Array {
-  if (typeof body === 'string') return encoder.encode(prefix + body);
-  if (prefix === '') return body;
-  const bytes = new Uint8Array(prefix.length + body.byteLength);
-  // The prefix is `<digits>.`, plain ASCII.
+  if (typeof body !== 'string') {
+    if (prefix === '') return body;
+    const bytes = scratchOf(prefix.length + body.byteLength);
+    // The prefix is `<digits>.`, plain ASCII: one byte per character.
+    encoder.encodeInto(prefix, bytes);
+    bytes.set(body, prefix.length);
+    return bytes.subarray(0, prefix.length + body.byteLength);
+  }
+  const bytes = scratchOf(prefix.length + body.length * 3);
   encoder.encodeInto(prefix, bytes);
-  bytes.set(body, prefix.length);
-  return bytes;
+  const { written } = encoder.encodeInto(body, bytes.subarray(prefix.length));
+  return bytes.subarray(0, prefix.length + written);
+}
+
+function sign(key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer> {
+  return crypto.subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>);
 }
 
 async function hmac(secret: WebhookSecret, data: Uint8Array): Promise<Uint8Array> {
-  const key = await importKey(secret);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>));
+  const key = importKey(secret);
+  // The data is copied by sign() before it returns; awaiting a key first would let another
+  // call reuse the scratch buffer, so copy it in that rare case (the first use of a secret).
+  if (key instanceof Promise) {
+    const copy = data.slice();
+    return new Uint8Array(await sign(await key, copy));
+  }
+  return new Uint8Array(await sign(key, data));
 }
 
 async function matchSecret(job: VerificationJob): Promise<number> {
-  const data = signedBytes(job.prefix, job.body);
-  const candidates = job.candidates.map(hexToBytes);
   for (let index = 0; index < job.secrets.length; index++) {
+    // Rebuilt for each secret: the scratch buffer may have been reused during the await.
+    const data = signedBytes(job.prefix, job.body);
     const expected = await hmac(job.secrets[index] as WebhookSecret, data);
-    for (const candidate of candidates) {
+    for (const candidate of job.candidates) {
       if (bytesEqual(expected, candidate)) return index;
     }
   }
@@ -102,9 +137,10 @@ async function matchSecret(job: VerificationJob): Promise<number> {
 export async function signPayload(payload: WebhookPayload, options: SignOptions): Promise<string> {
   const body = rawPayload(payload);
   const { secrets, timestamp } = planSigning(options);
-  const data = signedBytes(`${timestamp}.`, body);
   let header = `t=${timestamp}`;
-  for (const secret of secrets) header += `,v1=${bytesToHex(await hmac(secret, data))}`;
+  for (const secret of secrets) {
+    header += `,v1=${bytesToHex(await hmac(secret, signedBytes(`${timestamp}.`, body)))}`;
+  }
   return header;
 }
 

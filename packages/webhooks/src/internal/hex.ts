@@ -7,11 +7,33 @@ export function bytesToHex(bytes: Uint8Array): string {
   return hex;
 }
 
-/** Bytes of a hexadecimal string already checked to hold an even number of hex digits. */
-export function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length >>> 1);
+// Value of each ASCII hexadecimal digit, either case; 0xff for every other ASCII character.
+const HEX_VALUES = new Uint8Array(128).fill(0xff);
+for (let digit = 0; digit < 16; digit++) {
+  HEX_VALUES['0123456789abcdef'.charCodeAt(digit)] = digit;
+  HEX_VALUES['0123456789ABCDEF'.charCodeAt(digit)] = digit;
+}
+
+function hexValue(code: number): number {
+  return code < 128 ? (HEX_VALUES[code] as number) : 0xff;
+}
+
+/** Length in characters of a hexadecimal SHA-256 digest. */
+export const HEX_DIGEST_LENGTH = 64;
+
+/**
+ * Decodes a SHA-256 digest written as exactly 64 hexadecimal digits (either case), from `start`
+ * to the end of `value`, in one pass. Returns `undefined` when it is anything else. The digits
+ * decoded here are the ones a sender claims, never a secret, so the early return is harmless.
+ */
+export function decodeHexDigest(value: string, start = 0): Uint8Array | undefined {
+  if (value.length - start !== HEX_DIGEST_LENGTH) return undefined;
+  const bytes = new Uint8Array(HEX_DIGEST_LENGTH / 2);
   for (let index = 0; index < bytes.length; index++) {
-    bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+    const high = hexValue(value.charCodeAt(start + index * 2));
+    const low = hexValue(value.charCodeAt(start + index * 2 + 1));
+    if ((high | low) > 0x0f) return undefined;
+    bytes[index] = (high << 4) | low;
   }
   return bytes;
 }

@@ -26,7 +26,8 @@ export function normalizeSecrets(
       `At most ${MAX_SECRETS} secrets may be given at once; got ${list.length}.`,
     );
   }
-  list.forEach((item, index) => {
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
     const where = list.length === 1 ? 'The secret' : `Secret #${index}`;
     if (typeof item === 'string') {
       if (item.length === 0) throw verificationError('invalid_secret', `${where} is empty.`);
@@ -41,6 +42,6 @@ export function normalizeSecrets(
         `${where} must be a string or a Uint8Array, not ${item === null ? 'null' : typeof item}.`,
       );
     }
-  });
+  }
   return list as readonly WebhookSecret[];
 }
