@@ -16,6 +16,18 @@ export {
   type NewAuditEntry,
   recordAuditEntry,
 } from './audit/audit-log.js';
+export {
+  BODY_LIMIT_BYTES,
+  type BuildServerOptions,
+  buildServer,
+} from './build-server.js';
+export {
+  type Capability,
+  capabilities,
+  hasCapability,
+  roleCapabilities,
+} from './capabilities.js';
+export { type CliIo, runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
 export {
@@ -24,6 +36,15 @@ export {
   type IdGeneratorOptions,
   type IdPrefix,
 } from './ids.js';
+export type { Principal, RequireCapability } from './plugins/authentication.js';
+export type { LoggingOptions, TextSink } from './plugins/logging.js';
+export {
+  type ProblemDetails,
+  ProblemError,
+  type ProblemErrorOptions,
+  type ProblemFieldError,
+} from './plugins/problem.js';
+export { REQUEST_ID_HEADER } from './plugins/request-id.js';
 export {
   type DataDirectoryLock,
   LOCK_FILE_NAME,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { type Capability, capabilities, hasCapability } from './capabilities.js';
+import { type Role, roles } from './tokens/account-store.js';
+
+// The service interface's table, copied as it is written there.
+const table = `
+| contacts.read | yes | yes | yes | yes |
+| contacts.write | yes | yes | yes | no |
+| contacts.delete | yes | no | no | no |
+| deals.read | yes | yes | yes | yes |
+| deals.write | yes | yes | yes | no |
+| sequences.manage | yes | yes | no | no |
+| campaigns.manage | yes | yes | no | no |
+| audit.read | yes | yes | no | no |
+| users.manage | yes | no | no | no |
+`;
+const columns: Role[] = ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'];
+const expected = new Map<string, boolean>();
+for (const line of table.trim().split('\n')) {
+  const [capability, ...cells] = line
+    .split('|')
+    .map((cell) => cell.trim())
+    .filter(Boolean);
+  cells.forEach((cell, index) => {
+    expected.set(`${columns[index]} ${capability}`, cell === 'yes');
+  });
+}
+
+describe('capabilities', () => {
+  it('lists the nine capabilities and four roles of the interface', () => {
+    expect(capabilities).toHaveLength(9);
+    expect(roles).toEqual(columns);
+    expect(expected.size).toBe(36);
+  });
+
+  const cases = roles.flatMap((role) =>
+    capabilities.map((capability) => [role, capability] as const),
+  );
+  it.each(cases)('%s holds %s exactly as the matrix says', (role: Role, capability: Capability) => {
+    expect(hasCapability(role, capability)).toBe(expected.get(`${role} ${capability}`));
+  });
+
+  it('gives nothing to an unknown role', () => {
+    expect(hasCapability('OWNER' as Role, 'contacts.read')).toBe(false);
+  });
+});

@@ -1,0 +1,194 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { FollowUpServerError } from '../errors.js';
+
+/** One invalid field of a `validation_failed` problem. */
+export interface ProblemFieldError {
+  /** Where: the field's path in the body, query or path parameters, dot-separated. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** Options of {@link ProblemError}. */
+export interface ProblemErrorOptions {
+  /** HTTP status. */
+  status: number;
+  /** Machine-readable code, such as `token_expired`. */
+  code: string;
+  /** For people: what went wrong with this request. Never a token, a secret or a body. */
+  detail: string;
+  /** The invalid fields, for `validation_failed`. */
+  errors?: ProblemFieldError[];
+  /** Response headers to add, such as `WWW-Authenticate` or `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * An error that becomes an RFC 9457 `application/problem+json` response: throw it from a route
+ * or a hook and the error handler answers with its status, code and detail.
+ *
+ * @example
+ * ```ts
+ * throw new ProblemError({ status: 404, code: 'not_found', detail: 'No contact has this id.' });
+ * ```
+ */
+export class ProblemError extends FollowUpServerError {
+  /** HTTP status. */
+  readonly status: number;
+  /** The invalid fields, for `validation_failed`. */
+  readonly errors: ProblemFieldError[] | undefined;
+  /** Response headers to add. */
+  readonly headers: Record<string, string>;
+
+  constructor(options: ProblemErrorOptions) {
+    super({ message: options.detail, code: options.code });
+    this.name = 'ProblemError';
+    this.status = options.status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** The body of every error response (RFC 9457). */
+export interface ProblemDetails {
+  /** A URI naming the kind of problem: `urn:followup:problem:<code>`. */
+  type: string;
+  /** A short summary of the kind of problem: the HTTP status text. */
+  title: string;
+  /** HTTP status, repeated. */
+  status: number;
+  /** What went wrong with this request. */
+  detail: string;
+  /** Machine-readable code, stable across releases. */
+  code: string;
+  /** The `X-Request-Id` of the response, to quote in a support request. */
+  requestId: string;
+  /** The invalid fields, for `validation_failed`. */
+  errors?: ProblemFieldError[];
+}
+
+function pathOf(instancePath: string | undefined, fallback: string | undefined): string {
+  const path = (instancePath ?? '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
+  return path === '' ? (fallback ?? '') : path;
+}
+
+function fieldErrors(error: FastifyError): ProblemFieldError[] {
+  return (error.validation ?? []).map((issue) => {
+    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+    return { path: pathOf(issue.instancePath, missing), message: issue.message ?? 'is invalid' };
+  });
+}
+
+const fastifyCodes: Record<string, { status: number; code: string; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload_too_large',
+    detail: 'The request body is larger than the server accepts (1 MiB).',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    detail: 'The request body must be application/json.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    detail: 'The request body is not valid JSON.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    detail: 'The request body is empty but its content type is application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid_content_length',
+    detail: 'The Content-Length header does not match the body.',
+  },
+};
+
+/** @internal Maps any error a request can end in to the problem it answers with. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const fastifyError = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(fastifyError?.validation)) {
+    return new ProblemError({
+      status: 400,
+      code: 'validation_failed',
+      detail: 'The request is not valid: see errors.',
+      errors: fieldErrors(fastifyError),
+    });
+  }
+  // JSON.parse's own SyntaxError reaches here too; its message quotes the body, so never use it.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return toProblem(Object.assign(new Error(), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' }));
+  }
+  const known = fastifyError?.code ? fastifyCodes[fastifyError.code] : undefined;
+  if (known) return new ProblemError(known);
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ProblemError({
+      status,
+      code: 'bad_request',
+      detail: 'The request could not be processed.',
+    });
+  }
+  return new ProblemError({
+    status: 500,
+    code: 'internal_error',
+    detail: 'The server failed to process the request. Quote the requestId when reporting it.',
+  });
+}
+
+/** @internal Sends a problem as `application/problem+json`. */
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: ProblemError,
+): FastifyReply {
+  const body: ProblemDetails = {
+    type: `urn:followup:problem:${problem.code}`,
+    title: STATUS_CODES[problem.status] ?? 'Error',
+    status: problem.status,
+    detail: problem.message,
+    code: problem.code,
+    requestId: request.id,
+  };
+  if (problem.errors) body.errors = problem.errors;
+  return reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type('application/problem+json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(body);
+}
+
+/**
+ * @internal Answers every error and every unknown route with problem+json. Server faults (5xx)
+ * are logged with their stack; client errors are not logged as errors.
+ */
+export function installProblemHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: problem.code, status: problem.status }, 'request refused');
+    return sendProblem(request, reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new ProblemError({
+        status: 404,
+        code: 'not_found',
+        detail: 'No route matches this method and path.',
+      }),
+    ),
+  );
+}

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listAuditEntries } from '../audit/audit-log.js';
+import { FollowUpServerError } from '../errors.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+
+const auditEntrySchema = z.object({
+  id: z.string(),
+  occurredAt: z.string(),
+  action: z.string(),
+  actor: z.object({
+    type: z.enum(['service_account', 'operator', 'system']),
+    id: z.string().optional(),
+  }),
+  target: z.object({ type: z.string(), id: z.string() }),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+const querySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be an integer' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(200, 'limit must be at most 200')
+    .default(50),
+  cursor: z.string().optional(),
+});
+
+/** @internal `GET /api/audit` (audit.read): cursor pages of the audit log. */
+export function auditRoutes(options: {
+  database: Database;
+  requireCapability: RequireCapability;
+}): FastifyPluginAsync {
+  return async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/api/audit',
+      {
+        onRequest: options.requireCapability('audit.read'),
+        schema: {
+          summary: 'List audit entries, oldest first, in cursor pages',
+          security: [{ bearerAuth: [] }],
+          querystring: querySchema,
+          response: {
+            200: z.object({
+              entries: z.array(auditEntrySchema),
+              nextCursor: z.string().nullable(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { limit, cursor } = request.query;
+        try {
+          return await listAuditEntries(
+            options.database,
+            cursor === undefined ? { limit } : { limit, cursor },
+          );
+        } catch (error) {
+          if (FollowUpServerError.isInstance(error) && error.code === 'invalid_cursor') {
+            throw new ProblemError({
+              status: 400,
+              code: 'validation_failed',
+              detail: 'The request is not valid: see errors.',
+              errors: [{ path: 'cursor', message: error.message }],
+            });
+          }
+          throw error;
+        }
+      },
+    );
+  };
+}

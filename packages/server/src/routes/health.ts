@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+
+/** @internal `GET /healthz`: 200 once the server is ready and its database answers. */
+export function healthRoutes(options: { database: Database }): FastifyPluginAsync {
+  return async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/healthz',
+      {
+        schema: {
+          summary: 'Readiness: 200 once the server is ready and its database answers',
+          response: { 200: z.object({ status: z.literal('ok') }) },
+        },
+      },
+      async () => {
+        try {
+          await options.database.query('SELECT 1');
+        } catch {
+          throw new ProblemError({
+            status: 503,
+            code: 'unavailable',
+            detail: 'The database does not answer.',
+          });
+        }
+        return { status: 'ok' as const };
+      },
+    );
+  };
+}
