@@ -8,7 +8,7 @@
 // the same round. The reported ratio is the median of those per-round ratios, so that a noisy
 // neighbour on the machine slows both sides of a ratio alike.
 import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -198,7 +198,7 @@ const lines = [
   '',
   `Measured ${date} on ${machine}, by \`npm run bench\` (bench/verify.bench.mjs), ${ROUNDS} rounds of`,
   `${ROUND_MS} ms per contender, each round cut into ${SLICES} alternating turns. Ratios are medians of per-round ratios to the raw limit of the same`,
-  'round: `createHmac` + `timingSafeEqual` over the same signed bytes for the synchronous`',
+  'round: `createHmac` + `timingSafeEqual` over the same signed bytes for the synchronous',
   'contenders, `crypto.subtle.verify` with the key imported once for the Web Crypto ones. Every',
   'contender verifies a valid signature in its own scheme; stripe, standardwebhooks and svix',
   'also parse the JSON body, which is part of what their users pay.',
@@ -212,4 +212,28 @@ for (const { label, rows } of results) {
   lines.push('');
 }
 writeFileSync(new URL('./results.md', import.meta.url), lines.join('\n'));
-console.log('\nwrote bench/results.md and bench/results.json');
+
+// Quote the ratios in the package README, between its bench markers.
+const short = (name) => name.split(' ')[0];
+const contenderNames = results[0].rows.map((row) => row.name);
+const summary = [
+  `Throughput as a multiple of the raw limit (median of ${ROUNDS} paired rounds; ${machine}; ${date.slice(0, 10)}):`,
+  '',
+  `| Body | ${contenderNames.map((name) => (name.startsWith('raw') ? `${short(name)} ${name.includes('Web') ? 'Web Crypto' : 'node:crypto'}` : short(name))).join(' | ')} |`,
+  `| --- | ${contenderNames.map(() => '---:').join(' | ')} |`,
+  ...results.map(
+    ({ label, rows }) =>
+      `| ${label} | ${rows.map((row) => (row.name.startsWith('raw') ? `${row.opsPerSecond.toLocaleString('en-US')}/s` : `${row.ratio.toFixed(2)}×`)).join(' | ')} |`,
+  ),
+  '',
+  'The raw columns give operations per second; the others their ratio to the raw limit of their',
+  'kind (`@followup/webhooks/web` to raw Web Crypto). Full figures: [bench/results.md](bench/results.md).',
+].join('\n');
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const updated = readme.replace(
+  /<!-- bench:start -->[\s\S]*<!-- bench:end -->/,
+  `<!-- bench:start -->\n${summary}\n<!-- bench:end -->`,
+);
+writeFileSync(readmeUrl, updated);
+console.log('\nwrote bench/results.md, bench/results.json and the README summary');
