@@ -8,6 +8,7 @@ import { installProblemHandling } from './plugins/problem.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
 import { healthRoutes } from './routes/health.js';
+import { inboxRoutes } from './routes/inbox.js';
 import type { Database } from './storage/database.js';
 import { createAccountStore } from './tokens/account-store.js';
 
@@ -30,6 +31,12 @@ export interface BuildServerOptions {
    * bodies are never logged; credential headers are redacted. Defaults to `info` on stdout.
    */
   logger?: false | LoggingOptions;
+  /**
+   * The shared secret of `POST /api/inbox/webhook` (`INBOX_WEBHOOK_SECRET`), compared in constant
+   * time with the `X-Service-Webhook-Secret` header. Without one the endpoint accepts any caller,
+   * which is for local development only: the server logs a warning when it starts.
+   */
+  inboxWebhookSecret?: string;
 }
 
 /**
@@ -75,5 +82,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
+  const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
+  app.register(inboxRoutes({ database, clock, newId, requireCapability, secret }));
+  if (secret === undefined) {
+    app.addHook('onReady', async () => {
+      app.log.warn(
+        'INBOX_WEBHOOK_SECRET is not set: POST /api/inbox/webhook accepts requests from anyone. ' +
+          'Set it everywhere but on a development machine.',
+      );
+    });
+  }
   return app;
 }

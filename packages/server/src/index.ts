@@ -45,6 +45,8 @@ export {
   type ProblemFieldError,
 } from './plugins/problem.js';
 export { REQUEST_ID_HEADER } from './plugins/request-id.js';
+export { INBOX_SECRET_HEADER } from './routes/inbox.js';
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-query.js';
 export {
   type DataDirectoryLock,
   LOCK_FILE_NAME,

@@ -13,7 +13,10 @@ export interface CliIo {
   stdout: TextSink;
   /** Where diagnostics and errors go. */
   stderr: TextSink;
-  /** The environment (`PORT`, `HOST`, `DATABASE_URL`, `FOLLOWUP_DATA_DIR`). */
+  /**
+   * The environment (`PORT`, `HOST`, `DATABASE_URL`, `FOLLOWUP_DATA_DIR`,
+   * `INBOX_WEBHOOK_SECRET`).
+   */
   env: Record<string, string | undefined>;
   /** Aborted to stop a running `start` (the binary wires SIGTERM and SIGINT to it). */
   signal?: AbortSignal;
@@ -25,6 +28,7 @@ Commands:
   start     Serve the API until SIGTERM or SIGINT
               --port N              port to listen on (PORT, default 3000; 0 picks a free one)
               --host HOST           address to listen on (HOST, default 127.0.0.1)
+            The inbox webhook's secret comes from INBOX_WEBHOOK_SECRET.
 
 Options of every command:
   --data-dir DIR        embedded PGlite database directory (FOLLOWUP_DATA_DIR, default ./followup-data)
@@ -75,7 +79,12 @@ async function start(values: Values, io: CliIo): Promise<number> {
   const port = parsePort(values.port ?? io.env.PORT ?? '3000');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   const database = await openConfiguredDatabase(values, io.env);
-  const app = buildServer({ database, logger: { level: 'info', stream: io.stderr } });
+  const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
+  const app = buildServer({
+    database,
+    logger: { level: 'info', stream: io.stderr },
+    ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
+  });
   try {
     const address = await app.listen({ port, host });
     const url = new URL(address);

@@ -6,6 +6,7 @@ import { FollowUpServerError } from '../errors.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
+import { limitParameter } from './list-query.js';
 
 const auditEntrySchema = z.object({
   id: z.string(),
@@ -20,12 +21,7 @@ const auditEntrySchema = z.object({
 });
 
 const querySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(200, 'limit must be at most 200')
-    .default(50),
+  limit: limitParameter,
   cursor: z.string().optional(),
 });
 

@@ -1,0 +1,115 @@
+import { secretsEqual } from '@followup/webhooks';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+import { offsetListQuery } from './list-query.js';
+
+/** The header the inbox webhook's shared secret comes in. */
+export const INBOX_SECRET_HEADER = 'x-service-webhook-secret';
+
+const messageSchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  subject: z.string(),
+  text: z.string().optional(),
+  receivedAt: z.string(),
+});
+
+const inboxBodySchema = z.object({
+  from: z.string({ error: 'from is required: the sender address' }).min(1, 'from is empty'),
+  subject: z.string({ error: 'subject is required' }),
+  text: z.string().optional(),
+});
+
+interface MessageRow {
+  id: string;
+  sender: string;
+  subject: string;
+  text: string | null;
+  received_at: Date;
+}
+
+/**
+ * @internal `POST /api/inbox/webhook` (shared secret) and `GET /api/messages` (contacts.read).
+ * With a secret configured, the `X-Service-Webhook-Secret` header must equal it (constant time)
+ * or the answer is 401 `webhook_secret_invalid`, before the body is read. Without one the
+ * endpoint is open, for local development only.
+ */
+export function inboxRoutes(options: {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  requireCapability: RequireCapability;
+  secret: string | undefined;
+}): FastifyPluginAsync {
+  const { database, clock, newId, secret } = options;
+  return async (app) => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.post(
+      '/api/inbox/webhook',
+      {
+        onRequest: async (request) => {
+          if (secret === undefined) return;
+          if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
+            throw new ProblemError({
+              status: 401,
+              code: 'webhook_secret_invalid',
+              detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
+            });
+          }
+        },
+        schema: {
+          summary: 'Store a forwarded e-mail as an inbox message',
+          body: inboxBodySchema,
+          response: { 201: z.object({ id: z.string() }) },
+        },
+      },
+      async (request, reply) => {
+        const id = newId('msg');
+        const { from, subject, text } = request.body;
+        await database.query(
+          `INSERT INTO messages (id, sender, subject, text, received_at)
+           VALUES ($1, $2, $3, $4, $5)`,
+          [id, from, subject, text ?? null, new Date(clock.now())],
+        );
+        return reply.code(201).send({ id });
+      },
+    );
+
+    typed.get(
+      '/api/messages',
+      {
+        onRequest: options.requireCapability('contacts.read'),
+        schema: {
+          summary: 'List inbox messages, oldest first',
+          security: [{ bearerAuth: [] }],
+          querystring: offsetListQuery,
+          response: { 200: z.object({ messages: z.array(messageSchema) }) },
+        },
+      },
+      async (request) => {
+        const { limit, offset } = request.query;
+        const { rows } = await database.query<MessageRow>(
+          `SELECT id, sender, subject, text, received_at FROM messages
+            ORDER BY received_at, id LIMIT $1 OFFSET $2`,
+          [limit, offset],
+        );
+        return {
+          messages: rows.map((row) => ({
+            id: row.id,
+            from: row.sender,
+            subject: row.subject,
+            ...(row.text === null ? {} : { text: row.text }),
+            receivedAt: row.received_at.toISOString(),
+          })),
+        };
+      },
+    );
+  };
+}

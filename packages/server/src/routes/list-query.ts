@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * @internal A whole number from a query string: digits only (no sign, exponent or fraction),
+ * within bounds. Anything else is a 400, never silently clamped.
+ */
+export function integerParameter(name: string, bounds: { min: number; max: number }) {
+  const message = `${name} must be a whole number from ${bounds.min} to ${bounds.max}`;
+  return z
+    .string({ error: message })
+    .regex(/^\d{1,16}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(bounds.min, message).max(bounds.max, message));
+}
+
+/** The most rows one list page may hold. */
+export const MAX_LIST_LIMIT = 200;
+/** Rows in a list page when `limit` is not given. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** @internal `limit` of every list: 1 to 200, default 50. */
+export const limitParameter = integerParameter('limit', { min: 1, max: MAX_LIST_LIMIT })
+  .optional()
+  .transform((value) => value ?? DEFAULT_LIST_LIMIT);
+
+/** @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset`. */
+export const offsetListQuery = z.object({
+  limit: limitParameter,
+  offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER })
+    .optional()
+    .transform((value) => value ?? 0),
+});
