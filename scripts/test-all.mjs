@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The whole test suite, exactly what CI runs: lint and format, then for every package build,
+// The whole test suite, exactly what CI runs: lint and format (biome, over the whole repository),
+// then for every package build,
 // typecheck, unit and integration tests, typedoc (warnings are errors) and the package checks
 // (publint, attw, installing the packed tarball). It ends with one summary line of every test
 // that ran, so a reader (and CI) sees how many passed.
@@ -16,12 +17,12 @@ function run(command, args) {
 }
 
 const steps = [
-  ['npx', ['biome', 'ci', '.']],
   [
     'npx',
     [
       'turbo',
       'run',
+      'lint',
       'build',
       'typecheck',
       'test',

@@ -207,7 +207,9 @@ const lines = [
 for (const { label, rows } of results) {
   lines.push(`## ${label}`, '', '| Contender | ops/s | × its raw limit |', '| --- | ---: | ---: |');
   for (const row of rows) {
-    lines.push(`| ${row.name} | ${row.opsPerSecond.toLocaleString('en-US')} | ${row.ratio.toFixed(3)} |`);
+    lines.push(
+      `| ${row.name} | ${row.opsPerSecond.toLocaleString('en-US')} | ${row.ratio.toFixed(3)} |`,
+    );
   }
   lines.push('');
 }
