@@ -138,6 +138,8 @@ export interface Fixture {
   ): void;
   /** Requests whose path is `path` (any method). */
   count(path: string): number;
+  /** How many scripted answers are still waiting for a request. */
+  pendingScripts(): number;
   close(): Promise<void>;
 }
 
@@ -392,6 +394,9 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
         when: scriptOptions.when,
         remaining: scriptOptions.times ?? 1,
       });
+    },
+    pendingScripts() {
+      return scripts.reduce((total, script) => total + script.remaining, 0);
     },
     count(path) {
       return requests.filter((request) => request.path === path).length;

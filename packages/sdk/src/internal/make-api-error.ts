@@ -28,7 +28,8 @@ const BY_STATUS: ReadonlyMap<number, APIErrorClass> = new Map<number, APIErrorCl
   [501, NotImplementedError],
 ]);
 
-// For a status the table above does not know (a 422 from a proxy, say), the problem code decides.
+// For a status the table above does not know (a 422 from a proxy, say), the problem code decides;
+// any other 5xx is an InternalServerError whatever its code.
 const BY_CODE: ReadonlyMap<string, APIErrorClass> = new Map<string, APIErrorClass>([
   ['validation_failed', ValidationError],
   ['token_missing', AuthenticationError],
@@ -61,10 +62,9 @@ export interface FailedResponse {
 export function errorClassFor(status: number, code: string | undefined): APIErrorClass {
   const byStatus = BY_STATUS.get(status);
   if (byStatus !== undefined) return byStatus;
-  const byCode = code === undefined ? undefined : BY_CODE.get(code);
-  if (byCode !== undefined) return byCode;
   if (status >= 500 && status <= 599) return InternalServerError;
-  return APIError;
+  const byCode = code === undefined ? undefined : BY_CODE.get(code);
+  return byCode ?? APIError;
 }
 
 /** Builds the error for a response with a non-2xx status. */

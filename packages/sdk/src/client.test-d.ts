@@ -1,0 +1,53 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  APIPromise,
+  AuditEntry,
+  Contact,
+  CursorPage,
+  FollowUp,
+  InboxSendResult,
+  OffsetPage,
+  PagePromise,
+  WebhookEvent,
+  WithResponse,
+} from './index.js';
+
+declare const client: FollowUp;
+
+describe('the client surface', () => {
+  it('types calls and their pages', () => {
+    expectTypeOf(client.contacts.get('con_1')).toEqualTypeOf<APIPromise<Contact>>();
+    expectTypeOf(client.contacts.list()).toEqualTypeOf<PagePromise<OffsetPage<Contact>, Contact>>();
+    expectTypeOf(client.audit.list()).toEqualTypeOf<
+      PagePromise<CursorPage<AuditEntry>, AuditEntry>
+    >();
+    expectTypeOf(client.contacts.count()).toEqualTypeOf<APIPromise<number>>();
+    expectTypeOf(client.contacts.delete('con_1')).toEqualTypeOf<APIPromise<void>>();
+    expectTypeOf(client.inbox.send).returns.toEqualTypeOf<APIPromise<InboxSendResult>>();
+    expectTypeOf(client.webhooks.unwrap).returns.toEqualTypeOf<Promise<WebhookEvent>>();
+  });
+
+  it('awaits to the data and withResponse() to { data, response }', async () => {
+    expectTypeOf(await client.contacts.get('con_1')).toEqualTypeOf<Contact>();
+    expectTypeOf(await client.contacts.get('con_1').withResponse()).toEqualTypeOf<
+      WithResponse<Contact>
+    >();
+    expectTypeOf(await client.contacts.list()).toEqualTypeOf<OffsetPage<Contact>>();
+    for await (const contact of client.contacts.list()) {
+      expectTypeOf(contact).toEqualTypeOf<Contact>();
+    }
+    for await (const page of client.audit.list().pages()) {
+      expectTypeOf(page.items).toEqualTypeOf<readonly AuditEntry[]>();
+      expectTypeOf(page.nextCursor).toEqualTypeOf<string | null>();
+    }
+  });
+
+  it('refuses wrong inputs at compile time', () => {
+    // @ts-expect-error lastName is required
+    client.contacts.create({ firstName: 'Ada' });
+    // @ts-expect-error amountCents is a number
+    client.deals.update('deal_1', { amountCents: '12' });
+    // @ts-expect-error the inbox needs its secret
+    client.inbox.send({ from: 'a', subject: 'b' });
+  });
+});

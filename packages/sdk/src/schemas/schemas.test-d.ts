@@ -1,0 +1,73 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  AuditEntry,
+  Campaign,
+  Contact,
+  ContactCreatedEvent,
+  CreateContactInput,
+  CreateDealInput,
+  Deal,
+  DealStage,
+  InboxMessage,
+  InboxSendInput,
+  Lifecycle,
+  ProblemDetails,
+  Sequence,
+  UpdateContactInput,
+  User,
+  WebhookEvent,
+} from '../index.js';
+
+describe('inferred resource types', () => {
+  it('pins Contact', () => {
+    expectTypeOf<Contact['id']>().toEqualTypeOf<string>();
+    expectTypeOf<Contact['firstName']>().toEqualTypeOf<string>();
+    expectTypeOf<Contact['lifecycle']>().toEqualTypeOf<Lifecycle>();
+    expectTypeOf<Contact['email']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Contact['createdAt']>().toEqualTypeOf<string>();
+    // Unknown fields pass through.
+    expectTypeOf<Contact>().toHaveProperty('somethingNew').toEqualTypeOf<unknown>();
+  });
+
+  it('keeps the known values of open enums next to any string', () => {
+    expectTypeOf<'PATIENT'>().toExtend<Lifecycle>();
+    expectTypeOf<'ALUMNI'>().toExtend<Lifecycle>();
+    expectTypeOf<Lifecycle>().toExtend<string>();
+    expectTypeOf<'WON'>().toExtend<DealStage>();
+    // The literal members survive (they would collapse into `string` otherwise).
+    expectTypeOf<Extract<Lifecycle, 'PATIENT'>>().toEqualTypeOf<'PATIENT'>();
+    expectTypeOf<Extract<DealStage, 'OPEN'>>().toEqualTypeOf<'OPEN'>();
+  });
+
+  it('pins Deal, InboxMessage, AuditEntry, Sequence, Campaign, User', () => {
+    expectTypeOf<Deal['amountCents']>().toEqualTypeOf<number>();
+    expectTypeOf<Deal['stage']>().toEqualTypeOf<DealStage>();
+    expectTypeOf<InboxMessage['text']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<AuditEntry['actor']['id']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<AuditEntry['metadata']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<Sequence['steps'][number]['delayHours']>().toEqualTypeOf<number>();
+    expectTypeOf<Campaign['name']>().toEqualTypeOf<string>();
+    expectTypeOf<User['email']>().toEqualTypeOf<string>();
+    expectTypeOf<ProblemDetails['code']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it('pins the input types', () => {
+    expectTypeOf<{ firstName: string; lastName: string }>().toExtend<CreateContactInput>();
+    expectTypeOf<{ firstName: string }>().not.toExtend<CreateContactInput>();
+    expectTypeOf<{ email: null }>().toExtend<UpdateContactInput>();
+    expectTypeOf<Record<never, never>>().toExtend<UpdateContactInput>();
+    expectTypeOf<CreateDealInput['amountCents']>().toEqualTypeOf<number>();
+    expectTypeOf<InboxSendInput>().toEqualTypeOf<{
+      from: string;
+      subject: string;
+      text?: string | undefined;
+    }>();
+  });
+
+  it('pins the webhook event', () => {
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<ContactCreatedEvent>();
+    expectTypeOf<ContactCreatedEvent['event']>().toEqualTypeOf<'contact.created'>();
+    expectTypeOf<ContactCreatedEvent['data']['firstName']>().toEqualTypeOf<string>();
+    expectTypeOf<ContactCreatedEvent['data']['email']>().toEqualTypeOf<string | undefined>();
+  });
+});

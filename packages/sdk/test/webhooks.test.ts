@@ -1,0 +1,108 @@
+import { signPayload } from '@followup/webhooks';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContactCreatedEvent,
+  FollowUp,
+  ResponseValidationError,
+  WebhookVerificationError,
+} from '../src/index.js';
+import { TOKEN } from './fixture-server.js';
+
+const SECRET = 'whsec_sdk_test_secret';
+const client = new FollowUp({ token: TOKEN, baseUrl: 'http://127.0.0.1:9' });
+const event = {
+  id: 'dlv_01JTEST',
+  event: 'contact.created',
+  createdAt: '2026-11-22T02:00:00Z',
+  data: { id: 'con_1', firstName: 'Ada', lastName: 'Lovelace', lifecycle: 'LEAD', extra: 1 },
+};
+const body = JSON.stringify(event);
+
+function headersFor(payload: string, extra: Record<string, string> = {}) {
+  return {
+    'content-type': 'application/json',
+    'x-service-signature': signPayload(payload, { secret: SECRET }),
+    'x-service-event': 'contact.created',
+    'x-service-delivery': 'dlv_01JTEST',
+    ...extra,
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('client.webhooks.unwrap', () => {
+  it('verifies and returns the typed event, from a string, bytes, a record or Headers', async () => {
+    const headers = headersFor(body);
+    const fromString: ContactCreatedEvent = await client.webhooks.unwrap(body, headers, SECRET);
+    expect(fromString).toEqual(event);
+    const bytes = new TextEncoder().encode(body);
+    expect(await client.webhooks.unwrap(bytes, new Headers(headers), { secret: SECRET })).toEqual(
+      event,
+    );
+    expect(
+      await client.webhooks.unwrap(bytes.buffer, headers, { secret: ['whsec_new', SECRET] }),
+    ).toEqual(event);
+  });
+
+  it('accepts a delivery without the unsigned headers', async () => {
+    const headers = { 'X-Service-Signature': signPayload(body, { secret: SECRET }) };
+    expect((await client.webhooks.unwrap(body, headers, SECRET)).id).toBe('dlv_01JTEST');
+  });
+
+  it('refuses a wrong secret, a changed body and an old timestamp', async () => {
+    const headers = headersFor(body);
+    const wrong = await failure(client.webhooks.unwrap(body, headers, 'whsec_other'));
+    expect(WebhookVerificationError.isInstance(wrong)).toBe(true);
+    expect((wrong as WebhookVerificationError).code).toBe('no_matching_signature');
+
+    const tampered = body.replace('Ada', 'Eve');
+    const changed = await failure(client.webhooks.unwrap(tampered, headers, SECRET));
+    expect(WebhookVerificationError.isInstance(changed)).toBe(true);
+
+    const old = {
+      ...headers,
+      'x-service-signature': signPayload(body, { secret: SECRET, timestamp: 1_700_000_000 }),
+    };
+    const stale = await failure(client.webhooks.unwrap(body, old, SECRET));
+    expect((stale as WebhookVerificationError).code).toBe('timestamp_too_old');
+    const missing = await failure(client.webhooks.unwrap(body, {}, SECRET));
+    expect((missing as WebhookVerificationError).code).toBe('missing_header');
+  });
+
+  it('refuses X-Service-Event or X-Service-Delivery headers that disagree with the body', async () => {
+    for (const extra of [
+      { 'x-service-event': 'contact.deleted' },
+      { 'x-service-delivery': 'dlv_OTHER' },
+      { 'X-Service-Delivery': ['dlv_01JTEST', 'dlv_OTHER'] as unknown as string },
+    ]) {
+      const error = await failure(client.webhooks.unwrap(body, headersFor(body, extra), SECRET));
+      expect(ResponseValidationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain('disagrees with the signed body');
+    }
+  });
+
+  it('refuses a verified body that is not JSON, breaks the schema, or is an unknown kind', async () => {
+    for (const [payload, expected] of [
+      ['not json', 'not JSON'],
+      [JSON.stringify({ ...event, data: { id: 'con_1' } }), 'does not match'],
+      [JSON.stringify({ ...event, event: 'deal.won' }), 'not known to this version'],
+    ] as const) {
+      const headers = headersFor(payload, { 'x-service-event': 'x' });
+      const error = await failure(client.webhooks.unwrap(payload, headers, SECRET));
+      expect(ResponseValidationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain(expected);
+    }
+  });
+
+  it('never puts the secret or the signature in an error', async () => {
+    const headers = headersFor(body);
+    const error = (await failure(client.webhooks.unwrap(`${body} `, headers, SECRET))) as Error;
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).not.toContain(headers['x-service-signature'].slice(15));
+  });
+});
