@@ -7,8 +7,12 @@ import {
   testDatabaseUrl,
   testDriver,
   uniqueSchemaName,
+  useTestDatabase,
 } from '../../test/support/database.js';
+import { listAuditEntries } from '../audit/audit-log.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
+import { createAccountStore } from '../tokens/account-store.js';
+import { parseToken } from '../tokens/token-format.js';
 import { type CliIo, runCli } from './run-cli.js';
 
 function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
@@ -51,6 +55,116 @@ describe('followup-server', () => {
     const { io, err } = captureIo();
     expect(await runCli(['start', '--port', 'http'], io)).toBe(2);
     expect(err.join('')).toContain('Not a port: http');
+  });
+
+  describe('operator commands', () => {
+    const database = useTestDatabase();
+
+    async function run(...argv: string[]) {
+      const captured = captureIo();
+      captured.io.database = database();
+      const code = await runCli(argv, captured.io);
+      return { code, out: captured.out.join(''), err: captured.err.join('') };
+    }
+
+    it('creates and lists service accounts, as JSON and as text', async () => {
+      const created = await run(
+        'accounts',
+        'create',
+        '--name',
+        'crm sync',
+        '--role',
+        'manager',
+        '--json',
+      );
+      expect(created.code).toBe(0);
+      const account = JSON.parse(created.out);
+      expect(account).toEqual({
+        id: expect.stringMatching(/^sa_/),
+        name: 'crm sync',
+        role: 'MANAGER',
+        createdAt: expect.any(String),
+      });
+      const listed = await run('accounts', 'list', '--json');
+      expect(JSON.parse(listed.out)).toEqual([account]);
+      const text = await run('accounts', 'list');
+      expect(text.out).toContain(account.id);
+      expect(text.out).toContain('crm sync');
+    });
+
+    it('issues a working token once, lists it without its secret, and revokes it', async () => {
+      const account = JSON.parse(
+        (await run('accounts', 'create', '--name', 'a', '--role', 'ADMIN', '--json')).out,
+      );
+      const issued = await run(
+        'tokens',
+        'issue',
+        '--account',
+        account.id,
+        '--ttl',
+        '3600',
+        '--json',
+      );
+      expect(issued.code).toBe(0);
+      const token = JSON.parse(issued.out);
+      expect(token).toEqual({
+        id: expect.stringMatching(/^tok_/),
+        token: expect.stringMatching(/^hns_sa_/),
+        expiresAt: expect.any(String),
+      });
+      const store = createAccountStore({ database: database() });
+      expect(await store.verifyToken(token.token)).toMatchObject({ ok: true, tokenId: token.id });
+
+      const listed = await run('tokens', 'list', '--account', account.id, '--json');
+      expect(JSON.parse(listed.out)).toEqual([
+        expect.objectContaining({ id: token.id, state: 'active', expiresAt: token.expiresAt }),
+      ]);
+      expect(listed.out).not.toContain(parseToken(token.token)?.secret);
+
+      const revoked = await run('tokens', 'revoke', '--token', token.id, '--json');
+      expect(JSON.parse(revoked.out)).toMatchObject({ id: token.id, state: 'revoked' });
+      expect(await store.verifyToken(token.token)).toEqual({ ok: false, code: 'token_revoked' });
+      const { entries } = await listAuditEntries(database());
+      expect(entries.map((entry) => [entry.action, entry.actor])).toEqual([
+        ['service_account.created', { type: 'operator' }],
+        ['token.issued', { type: 'operator' }],
+        ['token.revoked', { type: 'operator' }],
+      ]);
+    });
+
+    it('prints the token alone on its first line in text mode', async () => {
+      const account = JSON.parse(
+        (await run('accounts', 'create', '--name', 'a', '--role', 'AGENT', '--json')).out,
+      );
+      const issued = await run('tokens', 'issue', '--account', account.id);
+      const [firstLine] = issued.out.split('\n');
+      expect(parseToken(firstLine ?? '')?.accountId).toBe(account.id);
+      expect(issued.out).toContain('only time it is shown');
+    });
+
+    it.each([
+      [['accounts', 'create', '--role', 'ADMIN'], '--name is required'],
+      [['accounts', 'create', '--name', 'x', '--role', 'OWNER'], '--role must be one of'],
+      [['tokens', 'issue'], '--account is required'],
+      [['tokens', 'issue', '--account', 'sa_x', '--ttl', '0'], '--ttl is a positive'],
+      [['tokens', 'issue', '--account', 'sa_x', '--ttl', '1.5'], '--ttl is a positive'],
+      [['tokens', 'revoke'], '--token is required'],
+    ])('exits 2 on %j', async (argv, message) => {
+      const result = await run(...argv);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(message);
+    });
+
+    it('exits 1 with the error code for an unknown account or token', async () => {
+      const issue = await run('tokens', 'issue', '--account', 'sa_missing', '--json');
+      expect(issue.code).toBe(1);
+      expect(JSON.parse(issue.err)).toEqual({
+        error: { code: 'account_not_found', message: expect.any(String) },
+      });
+      const revoke = await run('tokens', 'revoke', '--token', 'tok_missing');
+      expect(revoke.code).toBe(1);
+      expect(revoke.err).toContain('(token_not_found)');
+    });
   });
 
   describe('start', () => {
@@ -101,6 +215,28 @@ describe('followup-server', () => {
         const second = captureIo();
         expect(await runCli(['start', '--port', '0', '--data-dir', dataDir], second.io)).toBe(1);
         expect(second.err.join('')).toContain('data_directory_locked');
+        const operator = captureIo();
+        expect(await runCli(['accounts', 'list', '--data-dir', dataDir], operator.io)).toBe(1);
+        expect(operator.err.join('')).toContain('data_directory_locked');
+      } else {
+        // On PostgreSQL the operator works beside the running server, which sees the token.
+        const operator = async (...argv: string[]) => {
+          const captured = captureIo();
+          expect(await runCli([...argv, '--json', ...storageArguments()], captured.io)).toBe(0);
+          return JSON.parse(captured.out.join(''));
+        };
+        const account = await operator('accounts', 'create', '--name', 'ops', '--role', 'MANAGER');
+        const issued = await operator('tokens', 'issue', '--account', account.id);
+        const authorized = await fetch(`${announced.url}/api/audit`, {
+          headers: { authorization: `Bearer ${issued.token}` },
+        });
+        expect(authorized.status).toBe(200);
+        expect(((await authorized.json()) as { entries: unknown[] }).entries).toHaveLength(2);
+        await operator('tokens', 'revoke', '--token', issued.id);
+        const revoked = await fetch(`${announced.url}/api/audit`, {
+          headers: { authorization: `Bearer ${issued.token}` },
+        });
+        expect(await revoked.json()).toMatchObject({ code: 'token_revoked' });
       }
 
       controller.abort();

@@ -1,0 +1,78 @@
+import type { Database } from '../storage/database.js';
+import { createAccountStore, type Role, roles, type TokenInfo } from '../tokens/account-store.js';
+import type { CliIo } from './run-cli.js';
+import { type CliOptions, required, UsageError } from './usage.js';
+
+type OperatorCommand = (values: CliOptions, io: CliIo, database: Database) => Promise<void>;
+
+function print(io: CliIo, values: CliOptions, json: unknown, text: string): void {
+  io.stdout.write(values.json ? `${JSON.stringify(json)}\n` : text);
+}
+
+function tokenLine(token: TokenInfo): string {
+  const expiry = token.expiresAt === null ? 'no expiry' : `expires ${token.expiresAt}`;
+  return `${token.id}  ${token.state.padEnd(7)}  created ${token.createdAt}  ${expiry}\n`;
+}
+
+/** @internal The operator's commands (the interface's "settings area"), by name. */
+export const operatorCommands: Record<string, OperatorCommand> = {
+  async 'accounts create'(values, io, database) {
+    const name = required(values, 'name');
+    const role = required(values, 'role').toUpperCase();
+    if (!roles.includes(role as Role)) {
+      throw new UsageError(`--role must be one of ${roles.join(', ')}.`);
+    }
+    const account = await createAccountStore({ database }).createAccount({
+      name,
+      role: role as Role,
+    });
+    print(io, values, account, `Created service account ${account.id} (${account.role})\n`);
+  },
+
+  async 'accounts list'(values, io, database) {
+    const accounts = await createAccountStore({ database }).listAccounts();
+    print(
+      io,
+      values,
+      accounts,
+      accounts
+        .map((account) => `${account.id}  ${account.role.padEnd(8)}  ${account.name}\n`)
+        .join(''),
+    );
+  },
+
+  async 'tokens issue'(values, io, database) {
+    const accountId = required(values, 'account');
+    let ttlSeconds: number | undefined;
+    if (values.ttl !== undefined) {
+      if (!/^[1-9]\d{0,15}$/.test(values.ttl)) {
+        throw new UsageError('--ttl is a positive whole number of seconds.');
+      }
+      ttlSeconds = Number(values.ttl);
+    }
+    const issued = await createAccountStore({ database }).issueToken(
+      ttlSeconds === undefined ? { accountId } : { accountId, ttlSeconds },
+    );
+    const expiry =
+      issued.expiresAt === null ? 'It does not expire' : `It expires at ${issued.expiresAt}`;
+    print(
+      io,
+      values,
+      issued,
+      `${issued.token}\n\nToken ${issued.id}. ${expiry}. This is the only time it is shown: ` +
+        'store it now.\n',
+    );
+  },
+
+  async 'tokens list'(values, io, database) {
+    const tokens = await createAccountStore({ database }).listTokens(required(values, 'account'));
+    print(io, values, tokens, tokens.map(tokenLine).join(''));
+  },
+
+  async 'tokens revoke'(values, io, database) {
+    const token = await createAccountStore({ database }).revokeToken({
+      tokenId: required(values, 'token'),
+    });
+    print(io, values, token, `Revoked ${token.id}\n`);
+  },
+};

@@ -1,0 +1,46 @@
+import { buildServer } from '../build-server.js';
+import type { CliIo, OpenedDatabase } from './run-cli.js';
+import { type CliOptions, UsageError } from './usage.js';
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`Not a port: ${text}`);
+  return port;
+}
+
+/**
+ * @internal `followup-server start`: listen until the signal, then shut down gracefully (stop
+ * accepting, let in-flight requests finish, close the storage).
+ */
+export async function startCommand(
+  values: CliOptions,
+  io: CliIo,
+  open: () => Promise<OpenedDatabase>,
+): Promise<number> {
+  const port = parsePort(values.port ?? io.env.PORT ?? '3000');
+  const host = values.host ?? io.env.HOST ?? '127.0.0.1';
+  const { database, release } = await open();
+  const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
+  const app = buildServer({
+    database,
+    logger: { level: 'info', stream: io.stderr },
+    ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
+  });
+  try {
+    const address = await app.listen({ port, host });
+    const url = new URL(address);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ url: url.origin, driver: database.driver })}\n`);
+    } else {
+      io.stdout.write(`FollowUp server listening on ${url.origin} (${database.driver})\n`);
+    }
+    await new Promise<void>((resolve) => {
+      if (!io.signal || io.signal.aborted) return resolve();
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await app.close();
+    await release();
+  }
+  return 0;
+}

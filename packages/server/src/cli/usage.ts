@@ -1,0 +1,58 @@
+import type { parseArgs } from 'node:util';
+
+/** @internal The help text. */
+export const usage = `Usage: followup-server <command> [options]
+
+Commands:
+  start                                   serve the API until SIGTERM or SIGINT
+      --port N                            port (PORT, default 3000; 0 picks a free one)
+      --host HOST                         address (HOST, default 127.0.0.1)
+                                          the inbox webhook's secret: INBOX_WEBHOOK_SECRET
+  accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
+  accounts list
+  tokens issue --account SA_ID [--ttl SECONDS]   prints the token once
+  tokens list --account SA_ID             ids, states and expiry; never secrets
+  tokens revoke --token TOK_ID
+
+Options of every command:
+  --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR, default ./followup-data)
+  --database-url URL    PostgreSQL instead of PGlite (DATABASE_URL)
+  --json                machine-readable output
+  --help                this text
+
+An embedded PGlite directory belongs to one process at a time: stop the server before running
+operator commands on it, or use PostgreSQL, where any number of processes work side by side.
+`;
+
+/** @internal Every option of every command. */
+export const optionSpec = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string' },
+  account: { type: 'string' },
+  ttl: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** @internal The parsed options. */
+export type CliOptions = ReturnType<
+  typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true }>
+>['values'];
+
+/** @internal A mistake in the command line: exit code 2 and the usage. */
+export class UsageError extends Error {}
+
+/** @internal The value of a required option. */
+export function required(
+  values: CliOptions,
+  name: 'name' | 'role' | 'account' | 'ttl' | 'token',
+): string {
+  const value = values[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);
+  return value;
+}
