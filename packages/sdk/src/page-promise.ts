@@ -1,5 +1,5 @@
 import type { WithResponse } from './api-promise.js';
-import { type Page, walkPages } from './page.js';
+import { type Page, walkItems, walkPages } from './page.js';
 
 /**
  * What `list()` returns: awaitable for the first page, async-iterable over every item of every
@@ -82,7 +82,7 @@ export class PagePromise<P extends Page<Item>, Item>
    * for await (const deal of client.deals.list()) total += deal.amountCents;
    * ```
    */
-  [Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
     return walkItems<Item, P>(walkPages<Item, P>({ promise: this.#first }));
   }
 
@@ -90,10 +90,4 @@ export class PagePromise<P extends Page<Item>, Item>
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
-}
-
-async function* walkItems<Item, P extends Page<Item>>(
-  pages: AsyncGenerator<P, void, undefined>,
-): AsyncGenerator<Item, void, undefined> {
-  for await (const page of pages) yield* page.items;
 }

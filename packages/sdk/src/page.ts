@@ -56,10 +56,8 @@ export abstract class Page<Item> implements AsyncIterable<Item> {
    * for await (const contact of page) console.log(contact.id);
    * ```
    */
-  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of walkPages<Item, Page<Item>>({ promise: Promise.resolve(this) })) {
-      yield* page.items;
-    }
+  [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
+    return walkItems<Item, Page<Item>>(walkPages({ promise: Promise.resolve(this) }));
   }
 }
 
@@ -80,4 +78,44 @@ export async function* walkPages<Item, P extends Page<Item>>(box: {
     page = (await page.getNextPage()) as P;
     yield page;
   }
+}
+
+/**
+ * Every item of every page. A hand-written iterator rather than an async generator: a
+ * generator's `yield*` awaits once more per item, which shows on walks of 100,000 items.
+ *
+ * @internal
+ */
+export function walkItems<Item, P extends Page<Item>>(
+  pages: AsyncGenerator<P, void, undefined>,
+): AsyncIterableIterator<Item> {
+  let items: readonly Item[] = [];
+  let index = 0;
+  let finished = false;
+  const iterator: AsyncIterableIterator<Item> = {
+    async next(): Promise<IteratorResult<Item, undefined>> {
+      while (index >= items.length) {
+        if (finished) return { done: true, value: undefined };
+        const result = await pages.next();
+        if (result.done === true) {
+          finished = true;
+          items = [];
+          return { done: true, value: undefined };
+        }
+        items = result.value.items;
+        index = 0;
+      }
+      return { done: false, value: items[index++] as Item };
+    },
+    async return(): Promise<IteratorResult<Item, undefined>> {
+      finished = true;
+      items = [];
+      await pages.return();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }

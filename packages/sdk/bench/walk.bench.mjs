@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Benchmark (not a test): walk 100,000 contacts, 200 per page, from a local node:http server
+// with the built SDK (validation on), and with a hand-written fetch loop over the same pages, in
+// interleaved rounds of the same run. Then one more SDK walk that samples the heap after a
+// forced GC every 25 pages, to see whether memory grows with the walk.
+//
+// Run: npm run bench (node --expose-gc bench/walk.bench.mjs), after npm run build.
+// Writes bench/results.json and bench/results.md.
+import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const TOTAL = 100_000;
+const LIMIT = 200;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
+const WARMUP = 2;
+const TOKEN = 'hns_sa_bench.YmVuY2gtc2VjcmV0LWJlbmNoLXNlY3JldC1iZW5jaA';
+
+// ---- the server, in a child process so that its work and memory are not the client's ----
+if (process.argv[2] === 'serve') {
+  const epoch = Date.UTC(2026, 0, 1);
+  const lifecycles = ['LEAD', 'PROSPECT', 'PATIENT', 'INACTIVE'];
+  const contact = (index) => {
+    const at = new Date(epoch + index * 1000).toISOString();
+    return {
+      id: `con_${String(index).padStart(8, '0')}`,
+      firstName: `First${index}`,
+      lastName: `Last${index}`,
+      lifecycle: lifecycles[index % 4],
+      email: `contact${index}@example.com`,
+      phone: `+1555${String(index).padStart(7, '0')}`,
+      createdAt: at,
+      updatedAt: at,
+    };
+  };
+  // Pages are serialised once and cached, so that both clients are served the same bytes at
+  // the same cost and the comparison measures the clients.
+  const cache = new Map();
+  const server = createServer((request, response) => {
+    const url = new URL(request.url, 'http://bench');
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      response.writeHead(401, { 'content-type': 'application/problem+json' });
+      response.end('{"status":401,"code":"token_invalid"}');
+      return;
+    }
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const key = `${limit}:${offset}`;
+    let body = cache.get(key);
+    if (body === undefined) {
+      const contacts = [];
+      for (let index = offset; index < Math.min(TOTAL, offset + limit); index++) {
+        contacts.push(contact(index));
+      }
+      body = Buffer.from(JSON.stringify({ contacts }));
+      cache.set(key, body);
+    }
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': body.length,
+      'x-request-id': 'req_bench',
+    });
+    response.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
+} else {
+  await main();
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') {
+    console.error('Run with node --expose-gc (npm run bench does).');
+    process.exit(1);
+  }
+  const { FollowUp } = await import('../dist/index.js');
+  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit' });
+  const port = await new Promise((resolve) =>
+    child.once('message', (message) => resolve(message.port)),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const client = new FollowUp({ token: TOKEN, baseUrl, validation: 'strict' });
+  // For the breakdown only: the same walk without zod, to separate the request pipeline (ky,
+  // retries, deadline) from validation.
+  const unvalidated = new FollowUp({ token: TOKEN, baseUrl, validation: 'off' });
+
+  async function walkWith(sdk) {
+    let count = 0;
+    for await (const contact of sdk.contacts.list({ limit: LIMIT })) {
+      if (contact.id.length > 0) count++;
+    }
+    return count;
+  }
+  const sdkWalk = () => walkWith(client);
+  const sdkOffWalk = () => walkWith(unvalidated);
+
+  async function fetchWalk() {
+    let count = 0;
+    for (let offset = 0; ; offset += LIMIT) {
+      const response = await fetch(`${baseUrl}/api/contacts?limit=${LIMIT}&offset=${offset}`, {
+        headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const { contacts } = await response.json();
+      for (const contact of contacts) if (contact.id.length > 0) count++;
+      if (contacts.length < LIMIT) break;
+    }
+    return count;
+  }
+
+  async function timed(walk) {
+    const started = performance.now();
+    const count = await walk();
+    const ms = performance.now() - started;
+    if (count !== TOTAL) throw new Error(`walked ${count} contacts, expected ${TOTAL}`);
+    return ms;
+  }
+
+  try {
+    for (let round = 0; round < WARMUP; round++) {
+      await timed(sdkWalk);
+      await timed(fetchWalk);
+      await timed(sdkOffWalk);
+    }
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which walk goes first, so neither always runs on a warmer process.
+      const sdkFirst = round % 2 === 0;
+      const first = await timed(sdkFirst ? sdkWalk : fetchWalk);
+      const second = await timed(sdkFirst ? fetchWalk : sdkWalk);
+      const sdkMs = sdkFirst ? first : second;
+      const fetchMs = sdkFirst ? second : first;
+      const sdkOffMs = await timed(sdkOffWalk);
+      rounds.push({
+        sdkMs,
+        fetchMs,
+        sdkOffMs,
+        ratio: sdkMs / fetchMs,
+        offRatio: sdkOffMs / fetchMs,
+      });
+      console.log(
+        `round ${round + 1}: sdk ${sdkMs.toFixed(1)} ms, fetch ${fetchMs.toFixed(1)} ms, ratio ${(sdkMs / fetchMs).toFixed(3)}; sdk without validation ${sdkOffMs.toFixed(1)} ms`,
+      );
+    }
+
+    // Heap: one more SDK walk, sampling the heap after a forced GC every 25 pages.
+    globalThis.gc();
+    const baseline = process.memoryUsage().heapUsed;
+    const samples = [];
+    let pages = 0;
+    let peakWithoutGc = 0;
+    for await (const page of client.contacts.list({ limit: LIMIT }).pages()) {
+      pages++;
+      peakWithoutGc = Math.max(peakWithoutGc, process.memoryUsage().heapUsed - baseline);
+      if (pages % 25 === 0 && page.items.length > 0) {
+        globalThis.gc();
+        samples.push({ pages, growthBytes: process.memoryUsage().heapUsed - baseline });
+      }
+    }
+    globalThis.gc();
+    const afterWalk = process.memoryUsage().heapUsed - baseline;
+    const maxRetained = Math.max(...samples.map((sample) => sample.growthBytes), afterWalk);
+    const firstHalf = samples.slice(0, Math.floor(samples.length / 2));
+    const secondHalf = samples.slice(Math.floor(samples.length / 2));
+    const mean = (list) => list.reduce((sum, sample) => sum + sample.growthBytes, 0) / list.length;
+    const trendBytes = mean(secondHalf) - mean(firstHalf);
+
+    const mb = (bytes) => bytes / (1024 * 1024);
+    const results = {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      contacts: TOTAL,
+      limit: LIMIT,
+      pages: TOTAL / LIMIT + 1,
+      validation: 'strict',
+      rounds: ROUNDS,
+      warmupRounds: WARMUP,
+      medianSdkMs: median(rounds.map((round) => round.sdkMs)),
+      medianFetchMs: median(rounds.map((round) => round.fetchMs)),
+      medianRatio: median(rounds.map((round) => round.ratio)),
+      medianSdkValidationOffMs: median(rounds.map((round) => round.sdkOffMs)),
+      medianValidationOffRatio: median(rounds.map((round) => round.offRatio)),
+      targetRatio: 1.15,
+      heap: {
+        maxRetainedGrowthMB: mb(maxRetained),
+        retainedGrowthAfterWalkMB: mb(afterWalk),
+        trendSecondHalfMinusFirstHalfMB: mb(trendBytes),
+        peakGrowthWithoutGcMB: mb(peakWithoutGc),
+        samples: samples.map((sample) => ({
+          pages: sample.pages,
+          growthMB: mb(sample.growthBytes),
+        })),
+        targetMB: 20,
+      },
+      roundsDetail: rounds,
+    };
+    writeFileSync(
+      new URL('results.json', import.meta.url),
+      `${JSON.stringify(results, null, 2)}\n`,
+    );
+    const verdict = (ok) => (ok ? 'met' : 'NOT met');
+    const markdown = `# @followup/sdk walk benchmark
+
+Walk of ${TOTAL.toLocaleString('en')} contacts, limit ${LIMIT} (${results.pages} requests), from a
+local node:http server (a child process serving pre-serialised pages), with the built SDK
+(\`validation: 'strict'\`, every contact checked by zod) and with a hand-written \`fetch\` loop over
+the same pages. ${ROUNDS} interleaved rounds after ${WARMUP} warm-up rounds, alternating which goes first.
+${results.date}, Node ${results.node}, ${results.platform}.
+
+| | median |
+|---|---|
+| SDK walk | ${results.medianSdkMs.toFixed(1)} ms |
+| fetch loop | ${results.medianFetchMs.toFixed(1)} ms |
+| SDK / fetch (median of per-round ratios) | **${results.medianRatio.toFixed(3)}x** (target 1.15x: ${verdict(results.medianRatio <= 1.15)}) |
+| for the breakdown: SDK with \`validation: 'off'\` | ${results.medianSdkValidationOffMs.toFixed(1)} ms, ${results.medianValidationOffRatio.toFixed(3)}x |
+
+Heap during one more SDK walk, measured after a forced GC every 25 pages, relative to before
+the walk:
+
+| | |
+|---|---|
+| largest retained growth | **${results.heap.maxRetainedGrowthMB.toFixed(2)} MB** (target < 20 MB: ${verdict(results.heap.maxRetainedGrowthMB < 20)}) |
+| retained after the walk | ${results.heap.retainedGrowthAfterWalkMB.toFixed(2)} MB |
+| trend (second half minus first half of the samples) | ${results.heap.trendSecondHalfMinusFirstHalfMB.toFixed(2)} MB |
+| peak growth without forcing GC (garbage not yet collected) | ${results.heap.peakGrowthWithoutGcMB.toFixed(2)} MB |
+
+Per round (ms, SDK/fetch/SDK without validation): ${rounds.map((round) => `${round.sdkMs.toFixed(0)}/${round.fetchMs.toFixed(0)}/${round.sdkOffMs.toFixed(0)}`).join(', ')}.
+`;
+    writeFileSync(new URL('results.md', import.meta.url), markdown);
+    console.log(markdown);
+  } finally {
+    child.kill();
+  }
+}
