@@ -17,7 +17,7 @@ for (const [location, meta] of Object.entries(packages)) {
     const nested = `${location ? `${location}/` : ''}node_modules/${name}`;
     const hoisted = `node_modules/${name}`;
     if (nested in packages || hoisted in packages) continue;
-    packages[hoisted] = { version, optional: true, ...(meta.dev ? { dev: true } : {}) };
+    packages[hoisted] = { version, ...(meta.dev ? { dev: true } : {}), optional: true };
     added++;
   }
 }
