@@ -1,87 +1,9 @@
 // Loaded as a module by the page of test/browser.test.ts: runs every known-answer vector through
 // the built /web entry inside the browser and keeps the outcome on window.vectorResult.
 import * as web from '/dist/web.js';
+import { runVectors } from '/test/vector-runner.js';
 
-async function runVectors() {
-  const vectors = await (await fetch('/vectors/known-answer.json')).json();
-  const bytes = (value) =>
-    value.hex !== undefined
-      ? Uint8Array.from(value.hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16))
-      : new TextEncoder().encode(value.utf8);
-  const natural = (value) => (value.hex !== undefined ? bytes(value) : value.utf8);
-  const failures = [];
-  const outcome = async (run) => {
-    try {
-      return { ok: true, value: await run() };
-    } catch (error) {
-      return { ok: false, code: error.code, message: String(error) };
-    }
-  };
-  const check = (name, got, expected) => {
-    const pass = expected.ok
-      ? got.ok &&
-        got.value.secretIndex === expected.secretIndex &&
-        got.value.timestamp === expected.timestamp
-      : !got.ok && got.code === expected.code;
-    if (!pass) failures.push(`${name}: ${JSON.stringify(got)}`);
-  };
-  for (const vector of vectors.sign) {
-    const header = await web.signPayload(bytes(vector.payload), {
-      secret: vector.secrets.map(natural),
-      timestamp: vector.timestamp,
-    });
-    if (header !== vector.header) failures.push(`sign ${vector.name}`);
-  }
-  for (const vector of vectors.verify) {
-    const got = await outcome(() =>
-      web.verifySignature(bytes(vector.payload).buffer, vector.header, {
-        secret: vector.secrets.map(natural),
-        now: vector.now,
-        ...(vector.tolerance === undefined ? {} : { tolerance: vector.tolerance }),
-      }),
-    );
-    check(`verify ${vector.name}`, got, vector.expect);
-  }
-  for (const vector of vectors.vendor) {
-    const got = await outcome(() =>
-      web.verifyVendorSignature(
-        web.vendorProfiles[vector.vendor],
-        bytes(vector.payload),
-        new Headers(vector.headers),
-        {
-          secret: vector.secrets.map(natural),
-          ...(vector.now === undefined ? {} : { now: vector.now }),
-        },
-      ),
-    );
-    check(`vendor ${vector.name}`, got, vector.expect);
-  }
-  const digestProfile = {
-    key: 'kat',
-    name: 'kat',
-    scheme: 'hmac-sha256-body',
-    header: 'x-digest',
-    prefix: '',
-  };
-  for (const vector of vectors.hmac) {
-    const got = await outcome(() =>
-      web.verifyVendorSignature(
-        digestProfile,
-        bytes(vector.data),
-        { 'x-digest': vector.digest },
-        {
-          secret: bytes(vector.key),
-        },
-      ),
-    );
-    check(`hmac ${vector.name}`, got, { ok: true, secretIndex: 0, timestamp: undefined });
-  }
-  return {
-    failures,
-    counted:
-      vectors.sign.length + vectors.verify.length + vectors.vendor.length + vectors.hmac.length,
-    hasNode: typeof globalThis.process !== 'undefined',
-  };
-}
-
-window.vectorResult = runVectors();
+window.vectorResult = fetch('/vectors/known-answer.json')
+  .then((response) => response.json())
+  .then((vectors) => runVectors(web, vectors))
+  .then((result) => ({ ...result, hasNode: typeof globalThis.process !== 'undefined' }));

@@ -32,7 +32,9 @@ describe.skipIf(!available)('the /web entry in headless Chromium', () => {
       const file = normalize(join(packageRoot, decodeURIComponent(path.split('?')[0] as string)));
       const allowed =
         ['dist/', 'vectors/'].some((folder) => file.startsWith(join(packageRoot, folder))) ||
-        file === join(packageRoot, 'test/browser-runner.js');
+        ['test/browser-runner.js', 'test/vector-runner.js'].some(
+          (name) => file === join(packageRoot, name),
+        );
       if (path === '/test/browser.html') {
         response.writeHead(200, { 'content-type': 'text/html' });
         response.end(
