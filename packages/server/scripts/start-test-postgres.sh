@@ -5,6 +5,11 @@
 # Source it (`. scripts/start-test-postgres.sh`) to get the variable in your shell; run it to
 # see the URL. Stop it with scripts/stop-test-postgres.sh.
 #
+# It also exports FOLLOWUP_TEST_PG_STARTED_PID: the server's pid when this call started it, empty
+# when the server was already running (someone else's). `stop-test-postgres.sh
+# "$FOLLOWUP_TEST_PG_STARTED_PID"` then stops only what this shell started, so two runs of
+# .ci/run on one machine never stop each other's server.
+#
 # PostgreSQL refuses to run as root, so the cluster belongs to the `postgres` user when run as
 # root. Override the location and port with FOLLOWUP_TEST_PG_DIR and FOLLOWUP_TEST_PG_PORT.
 set -euo pipefail
@@ -48,10 +53,12 @@ if [ ! -f "$followup_pg_dir/data/PG_VERSION" ]; then
     --auth=trust --username=postgres --encoding=UTF8 --no-locale >"$followup_pg_dir/initdb.log"
 fi
 
+export FOLLOWUP_TEST_PG_STARTED_PID=
 if ! followup_pg_as_owner "$followup_pg_bindir/pg_ctl" -D "$followup_pg_dir/data" status >/dev/null 2>&1; then
   followup_pg_as_owner "$followup_pg_bindir/pg_ctl" -D "$followup_pg_dir/data" \
     -o "-k $followup_pg_dir -c listen_addresses=127.0.0.1 -p $followup_pg_port" \
     -l "$followup_pg_dir/server.log" -w start >&2
+  FOLLOWUP_TEST_PG_STARTED_PID=$(head -n 1 "$followup_pg_dir/data/postmaster.pid")
 fi
 
 if ! followup_pg_as_owner "$followup_pg_bindir/psql" -h 127.0.0.1 -p "$followup_pg_port" -U postgres \
@@ -61,5 +68,6 @@ fi
 
 export FOLLOWUP_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$followup_pg_port/$followup_pg_db"
 echo "FOLLOWUP_TEST_DATABASE_URL=$FOLLOWUP_TEST_DATABASE_URL"
+echo "FOLLOWUP_TEST_PG_STARTED_PID=$FOLLOWUP_TEST_PG_STARTED_PID"
 unset -f followup_pg_bin followup_pg_as_owner
 unset followup_pg_dir followup_pg_port followup_pg_db followup_pg_bindir

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Stops the PostgreSQL server that start-test-postgres.sh started: by the pid in its
-# postmaster.pid, and waits until it is gone. Does nothing when it is not running.
+# Stops the PostgreSQL server of start-test-postgres.sh, by its pid, and waits until it is gone.
+#
+#   stop-test-postgres.sh          stops the server running in the test directory, if any
+#   stop-test-postgres.sh PID      stops it only if PID is its pid (what start exported as
+#                                  FOLLOWUP_TEST_PG_STARTED_PID); an empty PID means "this shell
+#                                  did not start it": nothing is stopped
 set -euo pipefail
 
 followup_pg_dir="${FOLLOWUP_TEST_PG_DIR:-/tmp/followup-pg}"
 pid_file="$followup_pg_dir/data/postmaster.pid"
 
+if [ "$#" -ge 1 ] && [ -z "$1" ]; then
+  echo "stop-test-postgres: this shell did not start PostgreSQL; leaving it running" >&2
+  exit 0
+fi
 if [ ! -f "$pid_file" ]; then
   exit 0
 fi
 pid=$(head -n 1 "$pid_file")
+if [ "$#" -ge 1 ] && [ "$1" != "$pid" ]; then
+  echo "stop-test-postgres: PostgreSQL now runs as pid $pid, not $1; leaving it running" >&2
+  exit 0
+fi
 if ! kill -0 "$pid" 2>/dev/null; then
   exit 0
 fi
