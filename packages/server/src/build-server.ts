@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
+import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
@@ -77,6 +78,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   installRequestIds(app);
   installProblemHandling(app);
+  installOpenApi(app);
   const accounts = createAccountStore({ database, clock, newId });
   const requireCapability = installAuthentication(app, accounts);
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
 import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 import { limitParameter } from './list-query.js';
@@ -44,6 +45,7 @@ export function auditRoutes(options: {
               entries: z.array(auditEntrySchema),
               nextCursor: z.string().nullable(),
             }),
+            ...problemResponses(400, 401, 403),
           },
         },
       },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 import { offsetListQuery } from './list-query.js';
@@ -67,7 +68,7 @@ export function inboxRoutes(options: {
         schema: {
           summary: 'Store a forwarded e-mail as an inbox message',
           body: inboxBodySchema,
-          response: { 201: z.object({ id: z.string() }) },
+          response: { 201: z.object({ id: z.string() }), ...problemResponses(400, 401, 413) },
         },
       },
       async (request, reply) => {
@@ -90,7 +91,10 @@ export function inboxRoutes(options: {
           summary: 'List inbox messages, oldest first',
           security: [{ bearerAuth: [] }],
           querystring: offsetListQuery,
-          response: { 200: z.object({ messages: z.array(messageSchema) }) },
+          response: {
+            200: z.object({ messages: z.array(messageSchema) }),
+            ...problemResponses(400, 401, 403),
+          },
         },
       },
       async (request) => {

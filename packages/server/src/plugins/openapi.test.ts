@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/support/server.js';
+
+describe('API reference', () => {
+  const server = useTestServer();
+
+  it('serves GET /openapi.json, generated from the route schemas, without a token', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/audit',
+      '/api/inbox/webhook',
+      '/api/messages',
+      '/healthz',
+    ]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    const audit = document.paths['/api/audit'].get;
+    expect(audit.security).toEqual([{ bearerAuth: [] }]);
+    expect(audit.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+      'cursor',
+      'limit',
+    ]);
+    expect(Object.keys(audit.responses).sort()).toEqual(['200', '400', '401', '403']);
+    const inbox = document.paths['/api/inbox/webhook'].post;
+    const body = inbox.requestBody.content['application/json'].schema;
+    expect(body.required.sort()).toEqual(['from', 'subject']);
+    expect(Object.keys(body.properties).sort()).toEqual(['from', 'subject', 'text']);
+  });
+
+  it('serves a browsable reference at GET /docs', async () => {
+    const page = await server().app.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body.toLowerCase()).toContain('swagger');
+  });
+});
