@@ -47,3 +47,14 @@ export async function codeOf(promise: Promise<unknown>): Promise<string> {
   }
   throw new Error('expected a WebhookVerificationError, but verification succeeded');
 }
+
+/** The code of the WebhookVerificationError that `run` throws; fails the test otherwise. */
+export function codeOfSync(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (node.WebhookVerificationError.isInstance(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected a WebhookVerificationError, but nothing was thrown');
+}

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { WebhookVerificationError } from '../errors.js';
+import { codeOfSync } from '../../test/entries.js';
 import { readHeader } from './read-header.js';
 
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (WebhookVerificationError.isInstance(error)) return error.code;
-    throw error;
-  }
-  throw new Error('expected a WebhookVerificationError');
-}
+const codeOf = codeOfSync;
 
 describe('readHeader', () => {
   it('reads a fetch Headers case-insensitively', () => {
