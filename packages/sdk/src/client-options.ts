@@ -99,7 +99,7 @@ export interface FollowUpOptions {
    * 60 000.
    */
   timeout?: number;
-  /** How many times a retryable failure is retried (so `maxRetries + 1` attempts). Default 2. */
+  /** How many times a retryable failure is retried, 0 to 10 (so `maxRetries + 1` attempts). Default 2. */
   maxRetries?: number;
   /** The `fetch` to use; defaults to `globalThis.fetch`. */
   fetch?: FetchLike;

@@ -32,13 +32,28 @@ import {
   userSchema,
 } from './schemas/user.js';
 
-/** The default time budget of one call, in milliseconds. */
+/**
+ * The default time budget of one call, in milliseconds (60 s).
+ *
+ * @example
+ * ```ts
+ * const client = new FollowUp({ token, baseUrl, timeout: DEFAULT_TIMEOUT_MS * 2 });
+ * ```
+ */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** The default number of retries of a retryable failure. */
+/**
+ * The default number of retries of a retryable failure (2, so 3 attempts).
+ *
+ * @example
+ * ```ts
+ * const patient = new FollowUp({ token, baseUrl, maxRetries: DEFAULT_MAX_RETRIES + 3 });
+ * ```
+ */
 export const DEFAULT_MAX_RETRIES = 2;
 
 const VALIDATIONS: readonly Validation[] = ['strict', 'warn', 'off'];
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+const denoInspectSymbol = Symbol.for('Deno.customInspect');
 
 function checkBaseUrl(baseUrl: unknown): string {
   let url: URL;
@@ -207,6 +222,15 @@ export class FollowUp {
 
   /** What `util.inspect(client)` and `console.log(client)` show in Node: never the token. */
   [inspectSymbol](): string {
+    return this.#describe();
+  }
+
+  /** What `Deno.inspect(client)` and `console.log(client)` show in Deno: never the token. */
+  [denoInspectSymbol](): string {
+    return this.#describe();
+  }
+
+  #describe(): string {
     const { baseUrl, timeout, maxRetries } = this.#http.publicSettings;
     return `FollowUp { baseUrl: '${baseUrl}', serviceAccountId: '${this.serviceAccountId}', token: '[redacted]', timeout: ${timeout}, maxRetries: ${maxRetries} }`;
   }

@@ -40,7 +40,15 @@ export type ResumeFrom =
       readonly cursor?: string;
     };
 
-/** Options of the {@link FollowUpError} constructor. */
+/**
+ * Options of the {@link FollowUpError} constructor.
+ *
+ * @example
+ * ```ts
+ * const options: FollowUpErrorOptions = { message: 'Sync stopped', code: 'sync_stopped' };
+ * throw new FollowUpError(options);
+ * ```
+ */
 export interface FollowUpErrorOptions {
   /** A sentence for people. It must never contain a token, a secret or a payload. */
   message: string;
@@ -134,7 +142,19 @@ export class ConfigurationError extends FollowUpError {
 }
 brand(ConfigurationError, 'ConfigurationError');
 
-/** Options of the {@link APIError} constructor. */
+/**
+ * Options of the {@link APIError} constructor (the SDK builds these from a response; tests of
+ * your own code can build them too).
+ *
+ * @example
+ * ```ts
+ * const error = new NotFoundError({
+ *   message: '404 Not Found', status: 404, code: 'not_found', requestId: 'req_1',
+ *   method: 'GET', url: 'https://followup.example.com/api/contacts/con_1',
+ *   body: undefined, headers: new Headers(),
+ * } satisfies APIErrorOptions);
+ * ```
+ */
 export interface APIErrorOptions {
   /** A sentence for people. */
   message: string;
@@ -345,7 +365,16 @@ export class InternalServerError extends APIError {
 }
 brand(InternalServerError, 'InternalServerError');
 
-/** Options of the errors that have a request but no response. */
+/**
+ * Options of the errors that have a request but no response ({@link APIConnectionError},
+ * {@link APITimeoutError}, {@link APIUserAbortError}).
+ *
+ * @example
+ * ```ts
+ * const options: RequestErrorOptions = { message: 'offline', method: 'GET', url };
+ * const error = new APIConnectionError(options);
+ * ```
+ */
 export interface RequestErrorOptions {
   /** A sentence for people. */
   message: string;
@@ -431,7 +460,14 @@ export class APIUserAbortError extends FollowUpError {
 }
 brand(APIUserAbortError, 'APIUserAbortError');
 
-/** One problem found while validating a response. */
+/**
+ * One problem found while validating a response.
+ *
+ * @example
+ * ```ts
+ * for (const issue of error.issues) console.log(issue.path.join('.'), issue.message);
+ * ```
+ */
 export interface ResponseIssue {
   /** Where in the body, as a list of keys. */
   readonly path: readonly PropertyKey[];

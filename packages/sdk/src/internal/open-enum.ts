@@ -3,6 +3,12 @@ import { z } from 'zod';
 /**
  * A string enumeration that may grow: the known values, for autocompletion and narrowing, plus
  * any other string, so that a value the service adds later never breaks a client built today.
+ *
+ * @example
+ * ```ts
+ * type Stage = OpenEnum<'OPEN' | 'WON' | 'LOST'>;
+ * const stage: Stage = 'NEGOTIATION'; // accepted; 'OPEN' still autocompletes
+ * ```
  */
 export type OpenEnum<Known extends string> = Known | (string & Record<never, never>);
 
