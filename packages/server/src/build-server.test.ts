@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../test/support/server.js';
-import { BODY_LIMIT_BYTES } from './build-server.js';
+import { BODY_LIMIT_BYTES, buildServer } from './build-server.js';
 import { ProblemError } from './plugins/problem.js';
 
 describe('buildServer', () => {
@@ -127,7 +127,6 @@ describe('buildServer', () => {
   });
 
   it('answers 503 problem+json from /healthz when the database does not answer', async () => {
-    const { buildServer } = await import('./build-server.js');
     const app = buildServer({
       logger: false,
       database: {
@@ -148,5 +147,39 @@ describe('buildServer', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('finishes in-flight requests when closed (graceful shutdown)', async () => {
+    const app = buildServer({ database: server().database, logger: false });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    app.get('/test/slow', async () => {
+      entered();
+      await gate;
+      return { done: true };
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = fetch(`${address}/test/slow`);
+    await inHandler;
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    // Closing waits for the request in flight.
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    release();
+    const finished = await response;
+    expect(finished.status).toBe(200);
+    expect(await finished.json()).toEqual({ done: true });
+    await closing;
+    expect(closed).toBe(true);
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
   });
 });

@@ -6,6 +6,11 @@ import { installAuthentication } from './plugins/authentication.js';
 import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
+import {
+  createRateLimiter,
+  DEFAULT_RATE_LIMIT,
+  type RateLimitOptions,
+} from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
 import { healthRoutes } from './routes/health.js';
@@ -32,6 +37,12 @@ export interface BuildServerOptions {
    * bodies are never logged; credential headers are redacted. Defaults to `info` on stdout.
    */
   logger?: false | LoggingOptions;
+  /**
+   * Requests per token: a bucket of `limit` refilled over `windowSeconds`, counted in this
+   * process (each instance counts its own). Over it: 429 `rate_limited` with `Retry-After`.
+   * Defaults to {@link DEFAULT_RATE_LIMIT}; `false` turns it off.
+   */
+  rateLimit?: RateLimitOptions | false;
   /**
    * The shared secret of `POST /api/inbox/webhook` (`INBOX_WEBHOOK_SECRET`), compared in constant
    * time with the `X-Service-Webhook-Secret` header. Without one the endpoint accepts any caller,
@@ -80,7 +91,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installProblemHandling(app);
   installOpenApi(app);
   const accounts = createAccountStore({ database, clock, newId });
-  const requireCapability = installAuthentication(app, accounts);
+  const rateLimiter =
+    options.rateLimit === false
+      ? undefined
+      : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const requireCapability = installAuthentication(app, accounts, rateLimiter);
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));

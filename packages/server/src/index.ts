@@ -44,6 +44,10 @@ export {
   type ProblemErrorOptions,
   type ProblemFieldError,
 } from './plugins/problem.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  type RateLimitOptions,
+} from './plugins/rate-limit.js';
 export { REQUEST_ID_HEADER } from './plugins/request-id.js';
 export { INBOX_SECRET_HEADER } from './routes/inbox.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-query.js';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { type Capability, hasCapability } from '../capabilities.js';
 import type { AccountStore, ServiceAccount, TokenFailureCode } from '../tokens/account-store.js';
 import { ProblemError } from './problem.js';
+import type { RateLimiter } from './rate-limit.js';
 
 /** Who is calling: the service account behind the request's bearer token. */
 export interface Principal {
@@ -55,12 +56,14 @@ export type RequireCapability = (capability: Capability) => onRequestAsyncHookHa
 
 /**
  * @internal Installs bearer authentication: `request.principal`, and returns the helper that
- * routes use as their `onRequest` hook. A missing, invalid, expired or revoked token is a 401 with
+ * routes use as their `onRequest` hook. Each token is then rate-limited (429 `rate_limited` with
+ * `Retry-After`). A missing, invalid, expired or revoked token is a 401 with
  * its code (never a 403); a valid token whose role lacks the capability is a 403 `forbidden`.
  */
 export function installAuthentication(
   app: FastifyInstance,
   accounts: AccountStore,
+  rateLimiter?: RateLimiter,
 ): RequireCapability {
   app.decorateRequest('principal', null);
 
@@ -74,6 +77,15 @@ export function installAuthentication(
     async function requireCapability(request) {
       const principal = await authenticate(request);
       request.principal = principal;
+      const decision = rateLimiter?.take(principal.tokenId);
+      if (decision && !decision.allowed) {
+        throw new ProblemError({
+          status: 429,
+          code: 'rate_limited',
+          detail: `Too many requests with this token. Retry in ${decision.retryAfterSeconds} s.`,
+          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+        });
+      }
       if (!hasCapability(principal.account.role, capability)) {
         throw new ProblemError({
           status: 403,

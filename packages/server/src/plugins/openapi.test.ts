@@ -25,7 +25,7 @@ describe('API reference', () => {
       'cursor',
       'limit',
     ]);
-    expect(Object.keys(audit.responses).sort()).toEqual(['200', '400', '401', '403']);
+    expect(Object.keys(audit.responses).sort()).toEqual(['200', '400', '401', '403', '429']);
     const inbox = document.paths['/api/inbox/webhook'].post;
     const body = inbox.requestBody.content['application/json'].schema;
     expect(body.required.sort()).toEqual(['from', 'subject']);

@@ -25,6 +25,7 @@ const descriptions: Record<number, string> = {
   401: 'token_missing, token_invalid, token_expired or token_revoked (or webhook_secret_invalid)',
   403: 'forbidden: the role lacks the capability',
   413: 'payload_too_large: the body is over 1 MiB',
+  429: 'rate_limited: retry after the Retry-After header, in seconds',
 };
 
 /** @internal Documents problem responses of a route: `{ 401: problem, 403: problem, … }`. */

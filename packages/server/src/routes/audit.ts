@@ -45,7 +45,7 @@ export function auditRoutes(options: {
               entries: z.array(auditEntrySchema),
               nextCursor: z.string().nullable(),
             }),
-            ...problemResponses(400, 401, 403),
+            ...problemResponses(400, 401, 403, 429),
           },
         },
       },

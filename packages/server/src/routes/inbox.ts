@@ -93,7 +93,7 @@ export function inboxRoutes(options: {
           querystring: offsetListQuery,
           response: {
             200: z.object({ messages: z.array(messageSchema) }),
-            ...problemResponses(400, 401, 403),
+            ...problemResponses(400, 401, 403, 429),
           },
         },
       },
