@@ -1,3 +1,4 @@
+import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
@@ -13,6 +14,7 @@ import {
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
+import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
 import type { Database } from './storage/database.js';
@@ -49,6 +51,19 @@ export interface BuildServerOptions {
    * which is for local development only: the server logs a warning when it starts.
    */
   inboxWebhookSecret?: string;
+  /**
+   * The shared secret of each EHR vendor, by key (several during a rotation). A vendor with a
+   * profile but no secret answers 501. `ehrSecretsFromEnvironment(process.env)` reads them from
+   * `EHR_WEBHOOK_SECRET_<KEY>`.
+   */
+  ehrWebhookSecrets?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * More EHR vendor profiles, by key, beside the built-in ones of `@followup/webhooks` (a key
+   * given here replaces the built-in profile of that key).
+   */
+  ehrVendorProfiles?: Readonly<Record<string, VendorProfile>>;
+  /** The handler of each vendor's verified webhooks, by key; run after the 202. */
+  ehrHandlers?: Readonly<Record<string, EhrWebhookHandler>>;
 }
 
 /**
@@ -101,6 +116,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(auditRoutes({ database, requireCapability }));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
   app.register(inboxRoutes({ database, clock, newId, requireCapability, secret }));
+  app.register(
+    ehrWebhookRoutes({
+      database,
+      clock,
+      newId,
+      profiles: Object.assign(Object.create(null), vendorProfiles, options.ehrVendorProfiles),
+      secrets: options.ehrWebhookSecrets ?? {},
+      handlers: options.ehrHandlers ?? {},
+    }),
+  );
   if (secret === undefined) {
     app.addHook('onReady', async () => {
       app.log.warn(

@@ -49,6 +49,13 @@ export {
   type RateLimitOptions,
 } from './plugins/rate-limit.js';
 export { REQUEST_ID_HEADER } from './plugins/request-id.js';
+export {
+  type EhrWebhookEvent,
+  type EhrWebhookHandler,
+  ehrSecretsFromEnvironment,
+  ehrSecretVariable,
+  type ReceiptVerdict,
+} from './routes/ehr-webhooks.js';
 export { INBOX_SECRET_HEADER } from './routes/inbox.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-query.js';
 export {

@@ -75,4 +75,43 @@ export const operatorCommands: Record<string, OperatorCommand> = {
     });
     print(io, values, token, `Revoked ${token.id}\n`);
   },
+
+  async 'receipts list'(values, io, database) {
+    const { rows } = await database.query<{
+      id: string;
+      vendor: string;
+      verdict: string;
+      received_at: Date;
+      handled_at: Date | null;
+      handler_error: string | null;
+      body_bytes: number;
+    }>(
+      `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
+              octet_length(raw_body) AS body_bytes
+         FROM ehr_receipts WHERE $1::text IS NULL OR vendor = $1
+        ORDER BY received_at, id`,
+      [values.vendor ?? null],
+    );
+    const receipts = rows.map((row) => ({
+      id: row.id,
+      vendor: row.vendor,
+      verdict: row.verdict,
+      receivedAt: row.received_at.toISOString(),
+      handledAt: row.handled_at?.toISOString() ?? null,
+      handlerError: row.handler_error,
+      bodyBytes: row.body_bytes,
+    }));
+    print(
+      io,
+      values,
+      receipts,
+      receipts
+        .map(
+          (receipt) =>
+            `${receipt.id}  ${receipt.vendor}  ${receipt.verdict}  ${receipt.receivedAt}  ` +
+            `${receipt.bodyBytes} bytes${receipt.handlerError ? '  handler failed' : ''}\n`,
+        )
+        .join(''),
+    );
+  },
 };

@@ -155,6 +155,31 @@ describe('followup-server', () => {
       expect(result.err).toContain(message);
     });
 
+    it('lists EHR receipts, filtered by vendor', async () => {
+      await database().query(
+        `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)
+         VALUES ('rcpt_1', 'athenahealth', 'valid', '\\x7b7d', '{}', '2026-03-01T09:00:00Z'),
+                ('rcpt_2', 'metriport', 'invalid_signature', '\\x', '{}', '2026-03-01T09:00:01Z')`,
+      );
+      const all = JSON.parse((await run('receipts', 'list', '--json')).out);
+      expect(all).toEqual([
+        {
+          id: 'rcpt_1',
+          vendor: 'athenahealth',
+          verdict: 'valid',
+          receivedAt: '2026-03-01T09:00:00.000Z',
+          handledAt: null,
+          handlerError: null,
+          bodyBytes: 2,
+        },
+        expect.objectContaining({ id: 'rcpt_2', verdict: 'invalid_signature', bodyBytes: 0 }),
+      ]);
+      const metriport = JSON.parse(
+        (await run('receipts', 'list', '--vendor', 'metriport', '--json')).out,
+      );
+      expect(metriport.map((receipt: { id: string }) => receipt.id)).toEqual(['rcpt_2']);
+    });
+
     it('exits 1 with the error code for an unknown account or token', async () => {
       const issue = await run('tokens', 'issue', '--account', 'sa_missing', '--json');
       expect(issue.code).toBe(1);

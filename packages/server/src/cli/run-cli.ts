@@ -17,7 +17,7 @@ export interface CliIo {
   stderr: TextSink;
   /**
    * The environment (`PORT`, `HOST`, `DATABASE_URL`, `FOLLOWUP_DATA_DIR`,
-   * `INBOX_WEBHOOK_SECRET`).
+   * `INBOX_WEBHOOK_SECRET`, `EHR_WEBHOOK_SECRET_<KEY>`).
    */
   env: Record<string, string | undefined>;
   /** Aborted to stop a running `start` (the binary wires SIGTERM and SIGINT to it). */

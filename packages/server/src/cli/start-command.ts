@@ -1,4 +1,5 @@
 import { buildServer } from '../build-server.js';
+import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
 
@@ -25,6 +26,7 @@ export async function startCommand(
     database,
     logger: { level: 'info', stream: io.stderr },
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
+    ehrWebhookSecrets: ehrSecretsFromEnvironment(io.env),
   });
   try {
     const address = await app.listen({ port, host });

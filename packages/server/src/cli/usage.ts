@@ -8,11 +8,13 @@ Commands:
       --port N                            port (PORT, default 3000; 0 picks a free one)
       --host HOST                         address (HOST, default 127.0.0.1)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
+                                          EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
   accounts list
   tokens issue --account SA_ID [--ttl SECONDS]   prints the token once
   tokens list --account SA_ID             ids, states and expiry; never secrets
   tokens revoke --token TOK_ID
+  receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
 
 Options of every command:
   --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR, default ./followup-data)
@@ -35,6 +37,7 @@ export const optionSpec = {
   account: { type: 'string' },
   ttl: { type: 'string' },
   token: { type: 'string' },
+  vendor: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;

@@ -11,6 +11,7 @@ describe('API reference', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/audit',
+      '/api/ehr/webhooks/{ehr}',
       '/api/inbox/webhook',
       '/api/messages',
       '/healthz',

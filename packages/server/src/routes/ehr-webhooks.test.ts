@@ -1,0 +1,272 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/support/server.js';
+import {
+  type EhrWebhookEvent,
+  ehrSecretsFromEnvironment,
+  ehrSecretVariable,
+} from './ehr-webhooks.js';
+
+const secrets = {
+  athenahealth: 'athena-secret-1',
+  akute: 'akute-secret-2',
+  metriport: 'metriport-secret-3',
+  epic: 'epic-secret-4',
+};
+
+// Odd whitespace, escaped unicode, unusual key order and a trailing newline: a body that any
+// parse-and-reserialize step would change. The signature covers exactly these bytes.
+const awkwardBody =
+  '{ "z":1,\t"a" : "caf\\u00e9 \u00e9",\r\n  "nested":{"b":[1 , 2.50,{"\\"q\\"":null}]} }\n';
+
+function hex(secret: string, data: string | Buffer): string {
+  return createHmac('sha256', secret).update(data).digest('hex');
+}
+
+let handled: EhrWebhookEvent[] = [];
+let handlerBehaviour: (event: EhrWebhookEvent) => Promise<void> = async () => {};
+
+const server = useTestServer({
+  ehrWebhookSecrets: secrets,
+  ehrHandlers: {
+    athenahealth: async (event) => {
+      handled.push(event);
+      await handlerBehaviour(event);
+    },
+    akute: async (event) => {
+      handled.push(event);
+    },
+  },
+});
+
+function post(vendor: string, body: string | Buffer, headers: Record<string, string>) {
+  return server().app.inject({
+    method: 'POST',
+    url: `/api/ehr/webhooks/${vendor}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
+}
+
+// The handler runs after the response: wait until the receipt says it ran (a condition, not a
+// duration).
+async function receiptsOnceHandled() {
+  for (;;) {
+    const rows = await receipts();
+    if (rows.every((row) => row.verdict !== 'valid' || row.handled_at || row.handler_error)) {
+      return rows;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+async function receipts() {
+  const { rows } = await server().database.query<{
+    id: string;
+    vendor: string;
+    verdict: string;
+    raw_body: Buffer;
+    headers: Record<string, string>;
+    received_at: Date;
+    handled_at: Date | null;
+    handler_error: string | null;
+  }>('SELECT * FROM ehr_receipts ORDER BY received_at, id');
+  return rows;
+}
+
+describe('POST /api/ehr/webhooks/:ehr', () => {
+  it('verifies athenahealth over the raw bytes as sent, answers 202, then runs the handler', async () => {
+    handled = [];
+    handlerBehaviour = async () => {};
+    const response = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, awkwardBody)}`,
+    });
+    expect(response.statusCode).toBe(202);
+    const { receiptId } = response.json();
+    expect(receiptId).toMatch(/^rcpt_[0-9A-Z]{26}$/);
+    const [receipt] = await receiptsOnceHandled();
+    expect(receipt).toMatchObject({ id: receiptId, vendor: 'athenahealth', verdict: 'valid' });
+    expect(receipt?.raw_body.equals(Buffer.from(awkwardBody, 'utf8'))).toBe(true);
+    expect(receipt?.received_at).toEqual(new Date('2026-03-01T09:00:00.000Z'));
+    expect(receipt?.headers['x-hub-signature']).toMatch(/^sha256=/);
+    expect(handled).toHaveLength(1);
+    expect(handled[0]?.receiptId).toBe(receiptId);
+    expect(handled[0]?.rawBody.equals(Buffer.from(awkwardBody, 'utf8'))).toBe(true);
+    expect(receipt?.handled_at).toEqual(new Date('2026-03-01T09:00:00.000Z'));
+  });
+
+  it('fails a signature computed over the re-serialized body', async () => {
+    const reserialized = JSON.stringify(JSON.parse(awkwardBody));
+    const response = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, reserialized)}`,
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('verifies whatever the content type, and bytes that are not UTF-8', async () => {
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80]);
+    for (const contentType of [
+      'application/octet-stream',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ]) {
+      const response = await post('metriport', bytes, {
+        'content-type': contentType,
+        'x-metriport-signature': hex(secrets.metriport, bytes),
+      });
+      expect(response.statusCode).toBe(202);
+    }
+    const stored = await receipts();
+    expect(stored.every((receipt) => receipt.raw_body.equals(bytes))).toBe(true);
+  });
+
+  it('verifies akute t=,v1= signatures against the injected clock', async () => {
+    const t = Math.floor(server().clock.now() / 1000);
+    const header = `t=${t},v1=${hex(secrets.akute, `${t}.${awkwardBody}`)}`;
+    expect((await post('akute', awkwardBody, { 'x-akute-signature': header })).statusCode).toBe(
+      202,
+    );
+    server().clock.advance(301_000);
+    const late = await post('akute', awkwardBody, { 'x-akute-signature': header });
+    expect(late.statusCode).toBe(401);
+    expect(late.json().detail).toContain('timestamp_too_old');
+  });
+
+  it('answers 401 signature_invalid for a bad or missing signature, and still records a receipt', async () => {
+    handled = [];
+    const bad = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': `sha256=${hex('wrong-secret', awkwardBody)}`,
+    });
+    const missing = await post('athenahealth', awkwardBody, {});
+    for (const response of [bad, missing]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(response.json()).toMatchObject({ status: 401, code: 'signature_invalid' });
+    }
+    const stored = await receipts();
+    expect(stored.map((receipt) => receipt.verdict)).toEqual([
+      'invalid_signature',
+      'invalid_signature',
+    ]);
+    expect(stored.every((receipt) => receipt.raw_body.toString('utf8') === awkwardBody)).toBe(true);
+    expect(handled).toEqual([]);
+  });
+
+  it('answers 404 unknown_vendor, with a receipt', async () => {
+    for (const vendor of ['nobody', 'toString', '__proto__', 'constructor']) {
+      const response = await post(vendor, '{}', {});
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'unknown_vendor' });
+    }
+    expect((await receipts()).map((receipt) => receipt.verdict)).toEqual(
+      Array(4).fill('unknown_vendor'),
+    );
+  });
+
+  it('answers 501 vendor_not_supported for a vendor without inbound scheme, or without a secret', async () => {
+    for (const vendor of ['epic', 'oracle-health', 'canvas']) {
+      const response = await post(vendor, '{}', {});
+      expect(response.statusCode).toBe(501);
+      expect(response.json()).toMatchObject({ code: 'vendor_not_supported' });
+    }
+    const { buildServer } = await import('../build-server.js');
+    const app = buildServer({ database: server().database, logger: false });
+    try {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/ehr/webhooks/athenahealth',
+        headers: { 'x-hub-signature': `sha256=${hex(secrets.athenahealth, '{}')}` },
+        payload: '{}',
+      });
+      expect(response.statusCode).toBe(501);
+      expect(response.json().detail).toContain('EHR_WEBHOOK_SECRET_ATHENAHEALTH');
+    } finally {
+      await app.close();
+    }
+    expect((await receipts()).map((receipt) => receipt.verdict)).toEqual(
+      Array(4).fill('vendor_not_supported'),
+    );
+  });
+
+  it('keeps the 202 when the handler fails, and records the failure on the receipt', async () => {
+    handled = [];
+    handlerBehaviour = async () => {
+      throw new Error('downstream EHR unavailable');
+    };
+    const response = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, awkwardBody)}`,
+    });
+    expect(response.statusCode).toBe(202);
+    const [receipt] = await receipts();
+    expect(receipt).toMatchObject({
+      verdict: 'valid',
+      handled_at: null,
+      handler_error: 'downstream EHR unavailable',
+    });
+    const logs = server().logs.join('');
+    expect(logs).toContain('EHR webhook handler failed');
+    expect(logs).not.toContain('caf');
+    expect(logs).not.toContain(hex(secrets.athenahealth, awkwardBody));
+  });
+
+  it('answers before the handler finishes', async () => {
+    handled = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    handlerBehaviour = () => {
+      started();
+      return gate;
+    };
+    const response = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, awkwardBody)}`,
+    });
+    // The 202 is here while the handler is still held at the gate.
+    expect(response.statusCode).toBe(202);
+    await handlerStarted;
+    const [pending] = await receipts();
+    expect(pending?.handled_at).toBeNull();
+    release();
+    const [done] = await receiptsOnceHandled();
+    expect(done?.handled_at).not.toBeNull();
+    handlerBehaviour = async () => {};
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const big = 'x'.repeat(1024 * 1024 + 1);
+    const response = await post('metriport', big, {
+      'x-metriport-signature': hex(secrets.metriport, big),
+    });
+    expect(response.statusCode).toBe(413);
+  });
+
+  it('does not store credentials that are not the signature on the receipt', async () => {
+    await post('athenahealth', '{}', {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, '{}')}`,
+      authorization: 'Bearer hns_sa_x.secret',
+      cookie: 'session=abc',
+    });
+    const [receipt] = await receipts();
+    expect(receipt?.headers.authorization).toBeUndefined();
+    expect(receipt?.headers.cookie).toBeUndefined();
+  });
+});
+
+describe('EHR secrets from the environment', () => {
+  it('reads EHR_WEBHOOK_SECRET_<KEY>, upper-cased with - as _', () => {
+    expect(ehrSecretVariable('oracle-health')).toBe('EHR_WEBHOOK_SECRET_ORACLE_HEALTH');
+    expect(
+      ehrSecretsFromEnvironment({
+        EHR_WEBHOOK_SECRET_ATHENAHEALTH: 'a',
+        EHR_WEBHOOK_SECRET_ORACLE_HEALTH: 'o',
+        EHR_WEBHOOK_SECRET_METRIPORT: '',
+        EHR_WEBHOOK_SECRET_NOBODY: 'n',
+      }),
+    ).toEqual({ athenahealth: 'a', 'oracle-health': 'o' });
+  });
+});

@@ -1,0 +1,239 @@
+import {
+  type VendorProfile,
+  vendorProfiles,
+  verifyVendorSignature,
+  WebhookVerificationError,
+} from '@followup/webhooks';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import { problemResponses, problemSchema } from '../plugins/openapi.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+
+/** What an EHR vendor handler receives, once the signature verified and the 202 is sent. */
+export interface EhrWebhookEvent {
+  /** The `rcpt_…` id of the stored receipt. */
+  receiptId: string;
+  /** The vendor key. */
+  vendor: string;
+  /** The request body, byte for byte as it was signed. */
+  rawBody: Buffer;
+  /** The request headers, lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Processes one verified EHR webhook, after the 202 was sent. Its failure is recorded on the
+ * receipt and logged; it never changes the response.
+ */
+export type EhrWebhookHandler = (event: EhrWebhookEvent) => Promise<void>;
+
+/** How a receipt's request was judged. */
+export type ReceiptVerdict =
+  | 'valid'
+  | 'invalid_signature'
+  | 'unknown_vendor'
+  | 'vendor_not_supported';
+
+// Never stored on a receipt: credentials that are not the vendor's signature.
+const droppedHeaders = new Set([
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'x-service-webhook-secret',
+]);
+
+/**
+ * The environment variable holding a vendor's shared secret: `EHR_WEBHOOK_SECRET_<KEY>`, the key
+ * upper-cased with `-` as `_` (`oracle-health` → `EHR_WEBHOOK_SECRET_ORACLE_HEALTH`).
+ */
+export function ehrSecretVariable(vendor: string): string {
+  return `EHR_WEBHOOK_SECRET_${vendor.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/**
+ * Reads the shared secret of every known vendor from the environment
+ * (`EHR_WEBHOOK_SECRET_<KEY>`), for `buildServer({ ehrWebhookSecrets })`.
+ *
+ * @example
+ * ```ts
+ * const app = buildServer({ database, ehrWebhookSecrets: ehrSecretsFromEnvironment(process.env) });
+ * ```
+ */
+export function ehrSecretsFromEnvironment(
+  env: Record<string, string | undefined>,
+  vendors: readonly string[] = Object.keys(vendorProfiles),
+): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const vendor of vendors) {
+    const secret = env[ehrSecretVariable(vendor)];
+    if (secret) secrets[vendor] = secret;
+  }
+  return secrets;
+}
+
+function storedHeaders(request: FastifyRequest): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined && !droppedHeaders.has(name)) headers[name] = value;
+  }
+  return headers;
+}
+
+interface PendingHandling {
+  event: EhrWebhookEvent;
+  handler: EhrWebhookHandler;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** @internal A verified EHR webhook waiting for its handler, after the response. */
+    ehrPending?: PendingHandling;
+  }
+}
+
+/**
+ * @internal `POST /api/ehr/webhooks/:ehr`: verifies the vendor's HMAC over the raw, undecoded
+ * bytes (this route reads every body as bytes, whatever its content type), persists a receipt for
+ * every request before answering (202, 401 `signature_invalid`, 404 `unknown_vendor`, 501
+ * `vendor_not_supported`), then runs the vendor's handler after the 202.
+ */
+export function ehrWebhookRoutes(options: {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  profiles: Readonly<Record<string, VendorProfile>>;
+  secrets: Readonly<Record<string, string | readonly string[]>>;
+  handlers: Readonly<Record<string, EhrWebhookHandler>>;
+}): FastifyPluginAsync {
+  const { database, clock, newId, profiles, secrets, handlers } = options;
+
+  async function recordReceipt(
+    request: FastifyRequest,
+    vendor: string,
+    verdict: ReceiptVerdict,
+    rawBody: Buffer,
+  ): Promise<string> {
+    const id = newId('rcpt');
+    await database.query(
+      `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, vendor, verdict, rawBody, JSON.stringify(storedHeaders(request)), new Date(clock.now())],
+    );
+    return id;
+  }
+
+  return async (app) => {
+    // Every body of this scope is kept as the exact bytes received: the signature covers them.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+      done(null, body);
+    });
+
+    // Handlers still running; closing the server waits for them before the storage closes.
+    const running = new Set<Promise<void>>();
+
+    async function runHandler(request: FastifyRequest, pending: PendingHandling): Promise<void> {
+      const { event, handler } = pending;
+      try {
+        await handler(event);
+        await database.query('UPDATE ehr_receipts SET handled_at = $2 WHERE id = $1', [
+          event.receiptId,
+          new Date(clock.now()),
+        ]);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        request.log.error(
+          { receiptId: event.receiptId, vendor: event.vendor, errorName: (error as Error)?.name },
+          'EHR webhook handler failed',
+        );
+        await database
+          .query('UPDATE ehr_receipts SET handler_error = $2 WHERE id = $1', [
+            event.receiptId,
+            message.slice(0, 1000),
+          ])
+          .catch(() => {});
+      }
+    }
+
+    // After the response is sent: the handler can never change it.
+    app.addHook('onResponse', async (request) => {
+      const pending = request.ehrPending;
+      if (!pending) return;
+      const run = runHandler(request, pending).finally(() => running.delete(run));
+      running.add(run);
+    });
+    app.addHook('onClose', async () => {
+      await Promise.allSettled([...running]);
+    });
+
+    app.withTypeProvider<ZodTypeProvider>().post(
+      '/api/ehr/webhooks/:ehr',
+      {
+        schema: {
+          summary: 'Receive an EHR vendor webhook, signed with HMAC-SHA256 over the raw bytes',
+          params: z.object({ ehr: z.string().min(1).max(64) }),
+          response: {
+            202: z.object({ receiptId: z.string() }),
+            ...problemResponses(401, 413),
+            404: problemSchema.describe('unknown_vendor: no vendor has this key'),
+            501: problemSchema.describe(
+              'vendor_not_supported: the vendor has no inbound scheme, or no secret is configured',
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const vendor = request.params.ehr;
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const profile = Object.hasOwn(profiles, vendor) ? profiles[vendor] : undefined;
+        if (!profile) {
+          await recordReceipt(request, vendor, 'unknown_vendor', rawBody);
+          throw new ProblemError({
+            status: 404,
+            code: 'unknown_vendor',
+            detail: 'No EHR vendor has this key.',
+          });
+        }
+        const secret = Object.hasOwn(secrets, vendor) ? secrets[vendor] : undefined;
+        if (profile.scheme === 'none' || secret === undefined || secret.length === 0) {
+          await recordReceipt(request, vendor, 'vendor_not_supported', rawBody);
+          throw new ProblemError({
+            status: 501,
+            code: 'vendor_not_supported',
+            detail:
+              profile.scheme === 'none'
+                ? `${profile.name} has no inbound webhook scheme.`
+                : `No secret is configured for ${profile.name} (${ehrSecretVariable(vendor)}).`,
+          });
+        }
+        try {
+          verifyVendorSignature(profile, rawBody, request.headers, {
+            secret: typeof secret === 'string' ? secret : [...secret],
+            now: new Date(clock.now()),
+          });
+        } catch (error) {
+          if (!(error instanceof WebhookVerificationError)) throw error;
+          await recordReceipt(request, vendor, 'invalid_signature', rawBody);
+          throw new ProblemError({
+            status: 401,
+            code: 'signature_invalid',
+            detail: `The ${profile.name} signature does not verify (${error.code}).`,
+          });
+        }
+        const receiptId = await recordReceipt(request, vendor, 'valid', rawBody);
+        const handler = handlers[vendor];
+        if (handler) {
+          request.ehrPending = {
+            handler,
+            event: { receiptId, vendor, rawBody, headers: { ...request.headers } },
+          };
+        }
+        return reply.code(202).send({ receiptId });
+      },
+    );
+  };
+}
