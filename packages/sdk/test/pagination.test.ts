@@ -120,6 +120,16 @@ describe('pages', () => {
     expect(fixture.requests.length).toBe(before);
   });
 
+  it('gives no resume point for a bad option, which would fail again', async () => {
+    const fixture = fixtureOf(51);
+    const { client } = clientFor(fixture);
+    const error = (await client.contacts
+      .list({}, { timeout: -1 })
+      .catch((caught: unknown) => caught)) as ConfigurationError;
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.resumeFrom).toBeUndefined();
+  });
+
   it('goes on past an empty page whose nextCursor is not null', async () => {
     const fixture = fixtureOf(51);
     const { client } = clientFor(fixture);

@@ -157,5 +157,13 @@ describe('inbox', () => {
     expect(() =>
       client.inbox.send({ from: 'a', subject: 's' }, {} as unknown as { secret: string }),
     ).toThrow(ConfigurationError);
+    let thrown: unknown;
+    try {
+      client.inbox.send({ from: 'a', subject: 's' }, { secret: 'abc\r\nX-Injected: 1' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).not.toContain('X-Injected');
   });
 });

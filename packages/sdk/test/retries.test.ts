@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
+  ConfigurationError,
   InternalServerError,
   RateLimitError,
   type RetryEvent,
@@ -131,6 +132,44 @@ describe('retries', () => {
     const error = await client.contacts.get('con_00000000').catch((caught: unknown) => caught);
     expect(APIConnectionError.isInstance(error)).toBe(true);
     expect((error as APIConnectionError).url).toBe(`${fixture.baseUrl}${PATH}`);
+  });
+
+  it('surfaces a non-network failure of a custom fetch at once, without retrying it', async () => {
+    let calls = 0;
+    const bug = new RangeError('a bug in a fetch wrapper');
+    const { client } = clientFor(fixture, {
+      fetch: async () => {
+        calls++;
+        throw bug;
+      },
+    });
+    await expect(client.contacts.get('con_00000000')).rejects.toBe(bug);
+    expect(calls).toBe(1);
+  });
+
+  it('retries what the custom fetch reports as a network failure', async () => {
+    let calls = 0;
+    const { client } = clientFor(fixture, {
+      fetch: async (input, init) => {
+        calls++;
+        if (calls === 1) throw new TypeError('fetch failed');
+        return fetch(input, init);
+      },
+    });
+    expect((await client.contacts.get('con_00000000')).id).toBe('con_00000000');
+    expect(calls).toBe(2);
+  });
+
+  it('refuses a malformed Idempotency-Key before any request', async () => {
+    const { client } = clientFor(fixture);
+    const before = fixture.requests.length;
+    for (const idempotencyKey of ['', 'has space', 'line\nbreak', 'x'.repeat(256)]) {
+      const error = await client.contacts
+        .create({ firstName: 'A', lastName: 'B' }, { idempotencyKey })
+        .catch((caught: unknown) => caught);
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+    }
+    expect(fixture.requests.length).toBe(before);
   });
 
   it('retries a POST with the same Idempotency-Key, so it creates once', async () => {

@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { isNetworkError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import type { WithResponse } from '../api-promise.js';
 import type {
@@ -80,6 +80,16 @@ export function checkMaxRetries(maxRetries: unknown, where: string): number {
     throw new ConfigurationError({ message: `${where} must be a whole number from 0 to 10.` });
   }
   return maxRetries;
+}
+
+/** Checks an `Idempotency-Key`: 1 to 255 visible ASCII characters. */
+function checkIdempotencyKey(key: unknown): string {
+  if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ConfigurationError({
+      message: 'idempotencyKey must be 1 to 255 visible ASCII characters, e.g. a UUID.',
+    });
+  }
+  return key;
 }
 
 function isAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
@@ -195,7 +205,10 @@ export class HttpClient {
 
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
     if (method === 'POST') {
-      headers['idempotency-key'] = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+      headers['idempotency-key'] =
+        options.idempotencyKey === undefined
+          ? globalThis.crypto.randomUUID()
+          : checkIdempotencyKey(options.idempotencyKey);
     }
     const logger = settings.logger;
 
@@ -206,6 +219,7 @@ export class HttpClient {
         let status: number | undefined;
         let retryAfterMs: number | undefined;
         const started = settings.now();
+        let phase: 'send' | 'read' = 'send';
         logger?.debug?.('followup: request', { method, url, attempt });
         try {
           const response = await this.#ky(url, {
@@ -215,6 +229,7 @@ export class HttpClient {
             context: { authenticate: spec.authenticate !== false },
             ...(spec.body === undefined ? {} : { json: spec.body }),
           });
+          phase = 'read';
           const text = await response.text();
           const requestId = response.headers.get('x-request-id') ?? undefined;
           logger?.debug?.('followup: response', {
@@ -245,6 +260,10 @@ export class HttpClient {
           if (FollowUpError.isInstance(caught)) throw caught;
           const stop = stopped(caught);
           if (stop !== undefined) throw stop;
+          // Only a network failure is worth another attempt: one recognised by ky while sending,
+          // or a body stream that broke while reading. Anything else is a bug to surface as is.
+          const network = phase === 'send' ? isNetworkError(caught) : caught instanceof TypeError;
+          if (!network) throw caught;
           failure = new APIConnectionError({
             message: `Could not complete ${method} ${url}: the connection failed.`,
             method,

@@ -5,6 +5,8 @@ import { FollowUpError, ResponseValidationError, type ResumeFrom } from '../erro
 import { OffsetPage, type OffsetPageParams } from '../offset-page.js';
 import type { HttpClient } from './http-client.js';
 
+const CONFIGURATION_CODE = 'configuration_invalid';
+
 function itemsOf<Item>(body: unknown, key: string): readonly Item[] {
   const items = (body as Record<string, unknown> | null | undefined)?.[key];
   // With validation off a broken body may lack the array; treat it as an empty page.
@@ -18,7 +20,12 @@ function describeResume(resume: ResumeFrom): string {
 
 /** Marks an error that ended a page request with where the walk can resume. */
 function withResume(error: unknown, resume: ResumeFrom): unknown {
-  if (FollowUpError.isInstance(error) && error.resumeFrom === undefined) {
+  // A ConfigurationError (a bad option) would fail the same way again: no resume point.
+  if (
+    FollowUpError.isInstance(error) &&
+    error.code !== CONFIGURATION_CODE &&
+    error.resumeFrom === undefined
+  ) {
     error.resumeFrom = resume;
     error.message += ` To resume the walk, call list() again with ${describeResume(resume)}.`;
   }

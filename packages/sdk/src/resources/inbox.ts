@@ -52,9 +52,11 @@ export class Inbox {
    */
   send(body: InboxSendInput, options: InboxSendOptions): APIPromise<InboxSendResult> {
     const { secret, ...requestOptions } = options ?? ({} as InboxSendOptions);
-    if (typeof secret !== 'string' || secret.length === 0) {
+    // A header value: visible ASCII and spaces only (the message never repeats the secret).
+    if (typeof secret !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(secret)) {
       throw new ConfigurationError({
-        message: 'inbox.send needs { secret }: the value of the service INBOX_WEBHOOK_SECRET.',
+        message:
+          'inbox.send needs { secret }: the value of the service INBOX_WEBHOOK_SECRET, in visible ASCII characters.',
       });
     }
     return new APIPromise(
