@@ -1,12 +1,17 @@
 import type { Database } from '../storage/database.js';
 import { createAccountStore, type Role, roles, type TokenInfo } from '../tokens/account-store.js';
-import type { CliIo } from './run-cli.js';
 import { type CliOptions, required, UsageError } from './usage.js';
 
-type OperatorCommand = (values: CliOptions, io: CliIo, database: Database) => Promise<void>;
+/** @internal What an operator command answers: its `--json` value and its text for people. */
+export interface OperatorOutput {
+  json: unknown;
+  text: string;
+}
 
-function print(io: CliIo, values: CliOptions, json: unknown, text: string): void {
-  io.stdout.write(values.json ? `${JSON.stringify(json)}\n` : text);
+type OperatorCommand = (values: CliOptions, database: Database) => Promise<OperatorOutput>;
+
+function output(json: unknown, text: string): OperatorOutput {
+  return { json, text };
 }
 
 function tokenLine(token: TokenInfo): string {
@@ -15,8 +20,8 @@ function tokenLine(token: TokenInfo): string {
 }
 
 /** @internal The operator's commands (the interface's "settings area"), by name. */
-export const operatorCommands: Record<string, OperatorCommand> = {
-  async 'accounts create'(values, io, database) {
+export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
+  async 'accounts create'(values, database) {
     const name = required(values, 'name');
     const role = required(values, 'role').toUpperCase();
     if (!roles.includes(role as Role)) {
@@ -26,14 +31,12 @@ export const operatorCommands: Record<string, OperatorCommand> = {
       name,
       role: role as Role,
     });
-    print(io, values, account, `Created service account ${account.id} (${account.role})\n`);
+    return output(account, `Created service account ${account.id} (${account.role})\n`);
   },
 
-  async 'accounts list'(values, io, database) {
+  async 'accounts list'(_values, database) {
     const accounts = await createAccountStore({ database }).listAccounts();
-    print(
-      io,
-      values,
+    return output(
       accounts,
       accounts
         .map((account) => `${account.id}  ${account.role.padEnd(8)}  ${account.name}\n`)
@@ -41,7 +44,7 @@ export const operatorCommands: Record<string, OperatorCommand> = {
     );
   },
 
-  async 'tokens issue'(values, io, database) {
+  async 'tokens issue'(values, database) {
     const accountId = required(values, 'account');
     let ttlSeconds: number | undefined;
     if (values.ttl !== undefined) {
@@ -55,28 +58,26 @@ export const operatorCommands: Record<string, OperatorCommand> = {
     );
     const expiry =
       issued.expiresAt === null ? 'It does not expire' : `It expires at ${issued.expiresAt}`;
-    print(
-      io,
-      values,
+    return output(
       issued,
       `${issued.token}\n\nToken ${issued.id}. ${expiry}. This is the only time it is shown: ` +
         'store it now.\n',
     );
   },
 
-  async 'tokens list'(values, io, database) {
+  async 'tokens list'(values, database) {
     const tokens = await createAccountStore({ database }).listTokens(required(values, 'account'));
-    print(io, values, tokens, tokens.map(tokenLine).join(''));
+    return output(tokens, tokens.map(tokenLine).join(''));
   },
 
-  async 'tokens revoke'(values, io, database) {
+  async 'tokens revoke'(values, database) {
     const token = await createAccountStore({ database }).revokeToken({
       tokenId: required(values, 'token'),
     });
-    print(io, values, token, `Revoked ${token.id}\n`);
+    return output(token, `Revoked ${token.id}\n`);
   },
 
-  async 'receipts list'(values, io, database) {
+  async 'receipts list'(values, database) {
     const { rows } = await database.query<{
       id: string;
       vendor: string;
@@ -101,9 +102,7 @@ export const operatorCommands: Record<string, OperatorCommand> = {
       handlerError: row.handler_error,
       bodyBytes: row.body_bytes,
     }));
-    print(
-      io,
-      values,
+    return output(
       receipts,
       receipts
         .map(

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { listAuditEntries } from '../audit/audit-log.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
+import { OPERATOR_CHANNEL_FILE } from './operator-channel.js';
 import { type CliIo, runCli } from './run-cli.js';
 
 function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
@@ -220,6 +221,31 @@ describe('followup-server', () => {
       return ['--database-url', url.toString()];
     }
 
+    async function exerciseOperator() {
+      const operator = async (...argv: string[]) => {
+        const captured = captureIo();
+        expect(await runCli([...argv, '--json', ...storageArguments()], captured.io)).toBe(0);
+        return JSON.parse(captured.out.join(''));
+      };
+      const account = await operator('accounts', 'create', '--name', 'ops', '--role', 'MANAGER');
+      const issued = await operator('tokens', 'issue', '--account', account.id);
+      const authorized = await fetch(`${announcedUrl}/api/audit`, {
+        headers: { authorization: `Bearer ${issued.token}` },
+      });
+      expect(authorized.status).toBe(200);
+      const audit = (await authorized.json()) as { entries: { action: string }[] };
+      expect(audit.entries.map((entry) => entry.action)).toEqual([
+        'service_account.created',
+        'token.issued',
+      ]);
+      await operator('tokens', 'revoke', '--token', issued.id);
+      const revoked = await fetch(`${announcedUrl}/api/audit`, {
+        headers: { authorization: `Bearer ${issued.token}` },
+      });
+      expect(await revoked.json()).toMatchObject({ code: 'token_revoked' });
+    }
+    let announcedUrl = '';
+
     it('listens, answers, and shuts down gracefully on its signal', async () => {
       const controller = new AbortController();
       const { io, firstLine } = captureIo({}, controller.signal);
@@ -227,6 +253,7 @@ describe('followup-server', () => {
       const announced = JSON.parse(await firstLine) as { url: string; driver: string };
       expect(announced.driver).toBe(testDriver);
       expect(announced.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      announcedUrl = announced.url;
 
       const health = await fetch(`${announced.url}/healthz`);
       expect(health.status).toBe(200);
@@ -240,28 +267,24 @@ describe('followup-server', () => {
         const second = captureIo();
         expect(await runCli(['start', '--port', '0', '--data-dir', dataDir], second.io)).toBe(1);
         expect(second.err.join('')).toContain('data_directory_locked');
-        const operator = captureIo();
-        expect(await runCli(['accounts', 'list', '--data-dir', dataDir], operator.io)).toBe(1);
-        expect(operator.err.join('')).toContain('data_directory_locked');
+        // Operator commands reach the running server through its loopback channel.
+        const channelPath = join(dataDir, OPERATOR_CHANNEL_FILE);
+        expect((await stat(channelPath)).mode & 0o777).toBe(0o600);
+        const channel = JSON.parse(await readFile(channelPath, 'utf8'));
+        expect(new URL(channel.url).hostname).toBe('127.0.0.1');
+        const intruder = await fetch(channel.url, {
+          method: 'POST',
+          headers: { authorization: 'Bearer guessed' },
+          body: JSON.stringify({ command: 'accounts list', values: {} }),
+        });
+        expect(intruder.status).toBe(401);
+        await exerciseOperator();
+        const usage = captureIo();
+        expect(await runCli(['tokens', 'issue', ...storageArguments()], usage.io)).toBe(2);
+        expect(usage.err.join('')).toContain('--account is required');
       } else {
         // On PostgreSQL the operator works beside the running server, which sees the token.
-        const operator = async (...argv: string[]) => {
-          const captured = captureIo();
-          expect(await runCli([...argv, '--json', ...storageArguments()], captured.io)).toBe(0);
-          return JSON.parse(captured.out.join(''));
-        };
-        const account = await operator('accounts', 'create', '--name', 'ops', '--role', 'MANAGER');
-        const issued = await operator('tokens', 'issue', '--account', account.id);
-        const authorized = await fetch(`${announced.url}/api/audit`, {
-          headers: { authorization: `Bearer ${issued.token}` },
-        });
-        expect(authorized.status).toBe(200);
-        expect(((await authorized.json()) as { entries: unknown[] }).entries).toHaveLength(2);
-        await operator('tokens', 'revoke', '--token', issued.id);
-        const revoked = await fetch(`${announced.url}/api/audit`, {
-          headers: { authorization: `Bearer ${issued.token}` },
-        });
-        expect(await revoked.json()).toMatchObject({ code: 'token_revoked' });
+        await exerciseOperator();
       }
 
       controller.abort();
@@ -269,6 +292,9 @@ describe('followup-server', () => {
       await expect(fetch(`${announced.url}/healthz`)).rejects.toThrow();
       if (testDriver === 'pglite') {
         await expect(stat(join(dataDir, LOCK_FILE_NAME))).rejects.toMatchObject({ code: 'ENOENT' });
+        await expect(stat(join(dataDir, OPERATOR_CHANNEL_FILE))).rejects.toMatchObject({
+          code: 'ENOENT',
+        });
       }
     });
   });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FollowUpServerError } from '../errors.js';
 import type { TextSink } from '../plugins/logging.js';
@@ -5,7 +6,8 @@ import type { Database } from '../storage/database.js';
 import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
-import { operatorCommands } from './operator-commands.js';
+import { sendOperatorCommand } from './operator-channel.js';
+import { type OperatorOutput, operatorCommands } from './operator-commands.js';
 import { startCommand } from './start-command.js';
 import { type CliOptions, optionSpec, UsageError, usage } from './usage.js';
 
@@ -35,14 +37,20 @@ export interface OpenedDatabase {
   release(): Promise<void>;
 }
 
+/** @internal The PGlite data directory the command names, or `undefined` on PostgreSQL. */
+export function dataDirectoryOf(values: CliOptions, io: CliIo): string | undefined {
+  if (io.database || values['database-url'] || io.env.DATABASE_URL) return undefined;
+  return resolve(values['data-dir'] ?? io.env.FOLLOWUP_DATA_DIR ?? 'followup-data');
+}
+
 async function openDatabase(values: CliOptions, io: CliIo): Promise<OpenedDatabase> {
   if (io.database) return { database: io.database, release: async () => {} };
+  const dataDir = dataDirectoryOf(values, io);
   const databaseUrl = values['database-url'] ?? io.env.DATABASE_URL;
-  const database = databaseUrl
-    ? await openPostgresDatabase({ connectionString: databaseUrl })
-    : await openPGliteDatabase({
-        dataDir: values['data-dir'] ?? io.env.FOLLOWUP_DATA_DIR ?? 'followup-data',
-      });
+  const database =
+    dataDir === undefined && databaseUrl
+      ? await openPostgresDatabase({ connectionString: databaseUrl })
+      : await openPGliteDatabase({ dataDir: dataDir ?? 'followup-data' });
   try {
     await migrate(database);
   } catch (error) {
@@ -85,16 +93,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command === undefined) return usageError(io, 'A command is required.');
   try {
     if (command === 'start' && rest.length === 0) {
-      return await startCommand(values, io, () => openDatabase(values, io));
+      return await startCommand(values, io, {
+        open: () => openDatabase(values, io),
+        dataDir: dataDirectoryOf(values, io),
+      });
     }
-    const operatorCommand = operatorCommands[`${command} ${rest.join(' ')}`];
+    const name = `${command} ${rest.join(' ')}`;
+    const operatorCommand = Object.hasOwn(operatorCommands, name)
+      ? operatorCommands[name]
+      : undefined;
     if (!operatorCommand) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
-    const opened = await openDatabase(values, io);
-    try {
-      await operatorCommand(values, io, opened.database);
-    } finally {
-      await opened.release();
-    }
+    const result = await runOperatorCommand(name, operatorCommand, values, io);
+    io.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : result.text);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return usageError(io, error.message);
@@ -103,6 +113,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (values.json) io.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
     else io.stderr.write(`followup-server: ${message} (${code})\n`);
     return 1;
+  }
+}
+
+async function runOperatorCommand(
+  name: string,
+  command: (values: CliOptions, database: Database) => Promise<OperatorOutput>,
+  values: CliOptions,
+  io: CliIo,
+): Promise<OperatorOutput> {
+  let opened: OpenedDatabase;
+  try {
+    opened = await openDatabase(values, io);
+  } catch (error) {
+    // A server runs on this data directory: ask it, through its operator channel.
+    const dataDir = dataDirectoryOf(values, io);
+    const locked = FollowUpServerError.isInstance(error) && error.code === 'data_directory_locked';
+    if (!locked || dataDir === undefined) throw error;
+    try {
+      return await sendOperatorCommand(dataDir, name, values);
+    } catch (channelError) {
+      const unavailable =
+        FollowUpServerError.isInstance(channelError) &&
+        channelError.code === 'operator_channel_unavailable';
+      throw unavailable ? error : channelError;
+    }
+  }
+  try {
+    return await command(values, opened.database);
+  } finally {
+    await opened.release();
   }
 }
 

@@ -1,5 +1,6 @@
 import { buildServer } from '../build-server.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
+import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
 
@@ -16,11 +17,11 @@ function parsePort(text: string): number {
 export async function startCommand(
   values: CliOptions,
   io: CliIo,
-  open: () => Promise<OpenedDatabase>,
+  storage: { open: () => Promise<OpenedDatabase>; dataDir: string | undefined },
 ): Promise<number> {
   const port = parsePort(values.port ?? io.env.PORT ?? '3000');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
-  const { database, release } = await open();
+  const { database, release } = await storage.open();
   const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
   const app = buildServer({
     database,
@@ -28,8 +29,13 @@ export async function startCommand(
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
     ehrWebhookSecrets: ehrSecretsFromEnvironment(io.env),
   });
+  let channel: OperatorChannel | undefined;
   try {
     const address = await app.listen({ port, host });
+    // PGlite's directory is ours alone: operator commands reach it through this channel.
+    if (storage.dataDir !== undefined) {
+      channel = await openOperatorChannel({ dataDir: storage.dataDir, database });
+    }
     const url = new URL(address);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ url: url.origin, driver: database.driver })}\n`);
@@ -41,6 +47,7 @@ export async function startCommand(
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
+    await channel?.close();
     await app.close();
     await release();
   }

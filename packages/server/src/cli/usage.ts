@@ -22,8 +22,9 @@ Options of every command:
   --json                machine-readable output
   --help                this text
 
-An embedded PGlite directory belongs to one process at a time: stop the server before running
-operator commands on it, or use PostgreSQL, where any number of processes work side by side.
+An embedded PGlite directory belongs to one process at a time: while \`start\` runs on it,
+operator commands reach that server through its loopback operator channel. On PostgreSQL any
+number of processes work side by side.
 `;
 
 /** @internal Every option of every command. */

@@ -90,8 +90,9 @@ export async function lockDataDirectory(
         message:
           `The data directory ${dataDir} is in use by process ${holder} ` +
           `(lock file ${path}). An embedded PGlite database must never be opened by two ` +
-          'processes at once: stop that process first. To run several server instances, or ' +
-          'operator commands beside a running server, use PostgreSQL (DATABASE_URL).',
+          'processes at once: wait for that process to stop (operator commands reach a running ' +
+          '`followup-server start` through its operator channel). To run several server ' +
+          'instances, use PostgreSQL (DATABASE_URL).',
       });
     }
     // Stale (its process is gone) or unreadable: remove it and try once more.

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { secretsEqual } from '@followup/webhooks';
+import { FollowUpServerError } from '../errors.js';
+import type { Database } from '../storage/database.js';
+import { type OperatorOutput, operatorCommands } from './operator-commands.js';
+import { type CliOptions, optionSpec, UsageError } from './usage.js';
+
+/**
+ * The file, inside a PGlite data directory, that tells operator commands where the running
+ * server's operator channel listens and with which key. Owner-only (0600).
+ */
+export const OPERATOR_CHANNEL_FILE = 'operator-channel.json';
+
+const maxRequestBytes = 64 * 1024;
+
+interface ChannelFile {
+  url: string;
+  key: string;
+  pid: number;
+}
+
+/** @internal A running operator channel. */
+export interface OperatorChannel {
+  /** Stops listening and removes the channel file. */
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxRequestBytes) throw new UsageError('The operator request is too large.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// Only the options the CLI knows, with the types it gives them.
+function sanitizeValues(raw: unknown): CliOptions {
+  const values: Record<string, string | boolean> = {};
+  if (typeof raw !== 'object' || raw === null) return values as CliOptions;
+  for (const [name, spec] of Object.entries(optionSpec)) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (typeof value === spec.type) values[name] = value as string | boolean;
+  }
+  return values as CliOptions;
+}
+
+/**
+ * @internal Opens the operator channel of a server running on a PGlite data directory: an HTTP
+ * listener on loopback only, answering operator commands (`accounts …`, `tokens …`,
+ * `receipts …`) with the server's own database, for a key written with the address to
+ * {@link OPERATOR_CHANNEL_FILE} (mode 0600) in the data directory. The data directory belongs to
+ * the running process, so this is how the CLI reaches it.
+ */
+export async function openOperatorChannel(options: {
+  dataDir: string;
+  database: Database;
+}): Promise<OperatorChannel> {
+  const key = randomBytes(32).toString('base64url');
+  const server = createServer((request, response) => {
+    const answer = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const authorization = request.headers.authorization ?? '';
+    if (request.method !== 'POST' || !secretsEqual(authorization, `Bearer ${key}`)) {
+      answer(401, { ok: false, error: { code: 'operator_key_invalid', message: 'Wrong key.' } });
+      return;
+    }
+    readBody(request)
+      .then(async (text) => {
+        const { command, values } = JSON.parse(text) as { command?: unknown; values?: unknown };
+        if (typeof command !== 'string' || !Object.hasOwn(operatorCommands, command)) {
+          throw new UsageError(`Unknown command: ${String(command)}`);
+        }
+        const run = operatorCommands[command];
+        if (!run) throw new UsageError(`Unknown command: ${command}`);
+        answer(200, { ok: true, output: await run(sanitizeValues(values), options.database) });
+      })
+      .catch((error: unknown) => {
+        const code =
+          error instanceof UsageError
+            ? 'usage'
+            : FollowUpServerError.isInstance(error)
+              ? error.code
+              : 'error';
+        answer(200, { ok: false, error: { code, message: (error as Error).message } });
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const path = join(options.dataDir, OPERATOR_CHANNEL_FILE);
+  const file: ChannelFile = { url: `http://127.0.0.1:${port}`, key, pid: process.pid };
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(file), { mode: 0o600 });
+  await rename(temporary, path);
+  return {
+    async close() {
+      await unlink(path).catch(() => {});
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * @internal Sends an operator command to the server running on `dataDir`. Throws
+ * `operator_channel_unavailable` when no running server announced a channel.
+ */
+export async function sendOperatorCommand(
+  dataDir: string,
+  command: string,
+  values: CliOptions,
+): Promise<OperatorOutput> {
+  let file: ChannelFile;
+  try {
+    file = JSON.parse(await readFile(join(dataDir, OPERATOR_CHANNEL_FILE), 'utf8')) as ChannelFile;
+  } catch (error) {
+    throw new FollowUpServerError({
+      code: 'operator_channel_unavailable',
+      message: `The process holding ${dataDir} offers no operator channel.`,
+      cause: error,
+    });
+  }
+  let response: Response;
+  try {
+    response = await fetch(file.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${file.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ command, values }),
+    });
+  } catch (error) {
+    throw new FollowUpServerError({
+      code: 'operator_channel_unavailable',
+      message: `The server running on ${dataDir} does not answer on its operator channel.`,
+      cause: error,
+    });
+  }
+  const body = (await response.json()) as
+    | { ok: true; output: OperatorOutput }
+    | { ok: false; error: { code: string; message: string } };
+  if (body.ok) return body.output;
+  if (body.error.code === 'usage') throw new UsageError(body.error.message);
+  throw new FollowUpServerError({ code: body.error.code, message: body.error.message });
+}
