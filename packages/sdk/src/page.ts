@@ -61,18 +61,23 @@ export abstract class Page<Item> implements AsyncIterable<Item> {
   }
 }
 
+/** Takes the first page's promise out of its box, so that the walk does not keep it. */
+function takeFirst<P>(box: { promise: Promise<P> | undefined }): Promise<P> {
+  const first = box.promise as Promise<P>;
+  box.promise = undefined;
+  return first;
+}
+
 /**
- * Walks pages from the first one on. The first page's promise is taken out of its box once it
- * settles, so that only the current page stays reachable from the walk.
+ * Walks pages from the first one on, holding only the current page.
  *
  * @internal
  */
 export async function* walkPages<Item, P extends Page<Item>>(box: {
   promise: Promise<P> | undefined;
 }): AsyncGenerator<P, void, undefined> {
-  const first = box.promise as Promise<P>;
-  box.promise = undefined;
-  let page: P = await first;
+  // No local binding keeps the first promise (and so the first page) alive after it settles.
+  let page: P = await takeFirst(box);
   yield page;
   while (page.hasNextPage()) {
     page = (await page.getNextPage()) as P;
