@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type Clock, systemClock } from './clock.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
 import { installAuthentication } from './plugins/authentication.js';
+import { installIdempotency } from './plugins/idempotency.js';
 import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
@@ -111,6 +112,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       ? undefined
       : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
   const requireCapability = installAuthentication(app, accounts, rateLimiter);
+  app.decorate('requireCapability', requireCapability);
+  installIdempotency(app, { database, clock });
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));

@@ -37,6 +37,7 @@ export {
   type IdPrefix,
 } from './ids.js';
 export type { Principal, RequireCapability } from './plugins/authentication.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.js';
 export type { LoggingOptions, TextSink } from './plugins/logging.js';
 export {
   type ProblemDetails,

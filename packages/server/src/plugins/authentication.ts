@@ -17,6 +17,18 @@ declare module 'fastify' {
     /** The caller, once a capability check has authenticated the request; otherwise `null`. */
     principal: Principal | null;
   }
+  interface FastifyInstance {
+    /**
+     * The `onRequest` hook of a route that needs a capability: bearer authentication (401
+     * codes), the per-token rate limit (429), then the role's capability (403).
+     *
+     * @example
+     * ```ts
+     * app.get('/api/reports', { onRequest: app.requireCapability('audit.read') }, handler);
+     * ```
+     */
+    requireCapability: RequireCapability;
+  }
 }
 
 const details: Record<TokenFailureCode, string> = {

@@ -10,6 +10,9 @@ import { applyMigrations, migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { openPostgresDatabase } from './postgres-database.js';
 
+const latest = migrations.at(-1)?.version ?? 0;
+const allVersions = migrations.map((migration) => migration.version);
+
 const tables = [
   'audit_entries',
   'campaigns',
@@ -41,19 +44,19 @@ describe('migrate', () => {
   });
 
   it('applies nothing the second time', async () => {
-    expect(await migrate(database())).toEqual({ applied: [], version: migrations.length });
+    expect(await migrate(database())).toEqual({ applied: [], version: latest });
   });
 
   it('applies only the migrations not yet recorded, in order', async () => {
     const extra = [
       ...migrations,
-      { version: 3, name: 'third', sql: 'ALTER TABLE notes ADD COLUMN body text' },
-      { version: 2, name: 'second', sql: 'CREATE TABLE notes (id text PRIMARY KEY)' },
+      { version: 1001, name: 'third', sql: 'ALTER TABLE notes ADD COLUMN body text' },
+      { version: 1000, name: 'second', sql: 'CREATE TABLE notes (id text PRIMARY KEY)' },
     ];
     try {
       expect(await applyMigrations(database(), extra)).toEqual({
-        applied: [2, 3],
-        version: 3,
+        applied: [1000, 1001],
+        version: 1001,
       });
       const { rows } = await database().query<{ column: string }>(
         `SELECT column_name AS column FROM information_schema.columns
@@ -62,32 +65,32 @@ describe('migrate', () => {
       expect(rows.map((row) => row.column)).toEqual(['body', 'id']);
     } finally {
       await database().query('DROP TABLE IF EXISTS notes');
-      await database().query('DELETE FROM schema_migrations WHERE version > 1');
+      await database().query('DELETE FROM schema_migrations WHERE version >= 1000');
     }
   });
 
   it('applies nothing of a migration set that fails part way', async () => {
     const broken = [
       ...migrations,
-      { version: 2, name: 'good', sql: 'CREATE TABLE notes (id text PRIMARY KEY)' },
-      { version: 3, name: 'bad', sql: 'ALTER TABLE no_such_table ADD COLUMN x text' },
+      { version: 1000, name: 'good', sql: 'CREATE TABLE notes (id text PRIMARY KEY)' },
+      { version: 1001, name: 'bad', sql: 'ALTER TABLE no_such_table ADD COLUMN x text' },
     ];
     await expect(applyMigrations(database(), broken)).rejects.toThrow(/no_such_table/);
     const { rows } = await database().query(
       "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'notes'",
     );
     expect(rows).toEqual([]);
-    expect(await migrate(database())).toEqual({ applied: [], version: 1 });
+    expect(await migrate(database())).toEqual({ applied: [], version: latest });
   });
 
   it('refuses a database migrated by a newer release', async () => {
-    await database().query("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')");
+    await database().query("INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')");
     try {
       const error = await migrate(database()).catch((caught: unknown) => caught);
       expect(FollowUpServerError.isInstance(error)).toBe(true);
       expect((error as FollowUpServerError).code).toBe('schema_too_new');
     } finally {
-      await database().query('DELETE FROM schema_migrations WHERE version = 99');
+      await database().query('DELETE FROM schema_migrations WHERE version = 9999');
     }
   });
 
@@ -102,10 +105,15 @@ describe('migrate', () => {
       );
       try {
         const results = await Promise.all(instances.map((instance) => migrate(instance)));
-        expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1]]);
+        expect(results.map((result) => result.applied.join(',')).sort()).toEqual([
+          '',
+          '',
+          allVersions.join(','),
+        ]);
         const [first] = instances;
-        const { rows } = (await first?.query('SELECT version FROM schema_migrations')) ?? {};
-        expect(rows).toEqual([{ version: 1 }]);
+        const { rows } =
+          (await first?.query('SELECT version FROM schema_migrations ORDER BY version')) ?? {};
+        expect(rows).toEqual(allVersions.map((version) => ({ version })));
       } finally {
         await instances[0]?.query(`DROP SCHEMA ${schema} CASCADE`);
         await Promise.all(instances.map((instance) => instance.close()));

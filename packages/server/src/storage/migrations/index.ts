@@ -1,4 +1,5 @@
 import { initialSchema } from './0001-initial.js';
+import { idempotencyPending } from './0002-idempotency-pending.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -14,4 +15,5 @@ export interface Migration {
  */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
+  { version: 2, name: 'idempotency-pending', sql: idempotencyPending },
 ];
