@@ -144,7 +144,7 @@ describe('timeouts', () => {
 
   it('gives a later page its own budget, under the same option', async () => {
     // Long enough for a page from a local server even on a busy machine.
-    const { client } = clientFor(fixture, { timeout: 500 });
+    const { client } = clientFor(fixture, { timeout: 2_000 });
     fixture.script(
       'GET',
       '/api/contacts',
