@@ -64,8 +64,12 @@ export const contactSchema = z.looseObject({
   lastName: z.string(),
   /** Where the contact is in the follow-up lifecycle (an open enumeration). */
   lifecycle: lifecycleSchema,
-  /** E-mail address, when known. */
-  email: z.email().optional(),
+  /**
+   * E-mail address, when known. Checked as an address when written (the create and update
+   * inputs); read back as any string, so that a service that accepts more forms of address than
+   * this version knows does not break it.
+   */
+  email: z.string().optional(),
   /** Phone number, when known, as entered. */
   phone: z.string().optional(),
   /** When the contact was created (ISO 8601 UTC). */

@@ -65,6 +65,31 @@ describe('resource schemas', () => {
     ).toBe(false);
   });
 
+  it('check addresses when written but read back any e-mail string (forward-compatible)', () => {
+    expect(
+      createContactInputSchema.safeParse({ firstName: 'A', lastName: 'B', email: 'nope' }).success,
+    ).toBe(false);
+    expect(contactSchema.parse({ ...contact, email: 'ada@例え.テスト' }).email).toBe(
+      'ada@例え.テスト',
+    );
+    expect(contactSchema.safeParse({ ...contact, email: 42 }).success).toBe(false);
+  });
+
+  it('accept timestamps of the ISO 8601 UTC shape only', () => {
+    for (const good of ['2026-01-01T00:00:00Z', '2026-12-31T23:59:59.123456789Z']) {
+      expect(contactSchema.safeParse({ ...contact, updatedAt: good }).success, good).toBe(true);
+    }
+    for (const bad of [
+      '2026-01-01',
+      '2026-01-01T00:00Z',
+      '2026-01-01T00:00:00.Z',
+      ' 2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00z',
+    ]) {
+      expect(contactSchema.safeParse({ ...contact, updatedAt: bad }).success, bad).toBe(false);
+    }
+  });
+
   it('refuse unknown fields in create and update inputs, so typos fail loudly', () => {
     expect(createContactInputSchema.safeParse({ firstName: 'A', lastName: 'B' }).success).toBe(
       true,
