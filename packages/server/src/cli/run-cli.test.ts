@@ -181,6 +181,25 @@ describe('followup-server', () => {
       expect(metriport.map((receipt: { id: string }) => receipt.id)).toEqual(['rcpt_2']);
     });
 
+    it('start --demo prints a working ADMIN token once', async () => {
+      const controller = new AbortController();
+      const captured = captureIo({}, controller.signal);
+      captured.io.database = database();
+      const exit = runCli(['start', '--port', '0', '--demo', '--json'], captured.io);
+      const announced = JSON.parse(await captured.firstLine) as { url: string; token: string };
+      expect(parseToken(announced.token)).toBeDefined();
+      const response = await fetch(`${announced.url}/api/audit`, {
+        headers: { authorization: `Bearer ${announced.token}` },
+      });
+      expect(response.status).toBe(200);
+      const accounts = await createAccountStore({ database: database() }).listAccounts();
+      expect(accounts.map((account) => [account.name, account.role])).toEqual([['demo', 'ADMIN']]);
+      controller.abort();
+      expect(await exit).toBe(0);
+      // The injected database is the caller's: still open.
+      expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    });
+
     it('exits 1 with the error code for an unknown account or token', async () => {
       const issue = await run('tokens', 'issue', '--account', 'sa_missing', '--json');
       expect(issue.code).toBe(1);

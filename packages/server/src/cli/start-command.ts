@@ -1,5 +1,6 @@
 import { buildServer } from '../build-server.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
+import { createAccountStore } from '../tokens/account-store.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
@@ -31,6 +32,12 @@ export async function startCommand(
   });
   let channel: OperatorChannel | undefined;
   try {
+    let demoToken: string | undefined;
+    if (values.demo) {
+      const accounts = createAccountStore({ database });
+      const account = await accounts.createAccount({ name: 'demo', role: 'ADMIN' });
+      demoToken = (await accounts.issueToken({ accountId: account.id })).token;
+    }
     const address = await app.listen({ port, host });
     // PGlite's directory is ours alone: operator commands reach it through this channel.
     if (storage.dataDir !== undefined) {
@@ -38,9 +45,16 @@ export async function startCommand(
     }
     const url = new URL(address);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ url: url.origin, driver: database.driver })}\n`);
+      const announcement = { url: url.origin, driver: database.driver, token: demoToken };
+      io.stdout.write(`${JSON.stringify(announcement)}\n`);
     } else {
       io.stdout.write(`FollowUp server listening on ${url.origin} (${database.driver})\n`);
+      if (demoToken) {
+        io.stdout.write(
+          `Demo ADMIN token (shown once, store it now):\n  ${demoToken}\n` +
+            `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/audit\n`,
+        );
+      }
     }
     await new Promise<void>((resolve) => {
       if (!io.signal || io.signal.aborted) return resolve();

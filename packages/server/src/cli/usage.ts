@@ -7,6 +7,7 @@ Commands:
   start                                   serve the API until SIGTERM or SIGINT
       --port N                            port (PORT, default 3000; 0 picks a free one)
       --host HOST                         address (HOST, default 127.0.0.1)
+      --demo                              create a demo ADMIN account and print its token once
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -39,6 +40,7 @@ export const optionSpec = {
   ttl: { type: 'string' },
   token: { type: 'string' },
   vendor: { type: 'string' },
+  demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
