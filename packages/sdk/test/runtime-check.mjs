@@ -2,7 +2,7 @@
 // the test (its URL in argv), printed as one JSON line.
 import { FollowUp, NotFoundError } from '../dist/index.js';
 
-const baseUrl = (globalThis.Deno?.args ?? globalThis.process?.argv.slice(2))[0];
+const baseUrl = globalThis.Deno ? globalThis.Deno.args[0] : globalThis.process.argv[2];
 const client = new FollowUp({
   token: 'hns_sa_runtime.c2VjcmV0LXNlY3JldC1zZWNyZXQ',
   baseUrl,
