@@ -229,7 +229,10 @@ const summary = [
   ),
   '',
   'The raw columns give operations per second; the others their ratio to the raw limit of their',
-  'kind (`@followup/webhooks/web` to raw Web Crypto). Full figures: [bench/results.md](bench/results.md).',
+  'kind (`@followup/webhooks/web` to raw Web Crypto). Each peer verifies its own scheme:',
+  '`@octokit/webhooks-methods` signs the body alone (no timestamp, so no replay check) and is timed',
+  'through the asynchronous loop; stripe, standardwebhooks and svix also parse the JSON body.',
+  'Full figures: [bench/results.md](bench/results.md).',
 ].join('\n');
 const readmeUrl = new URL('../README.md', import.meta.url);
 const readme = readFileSync(readmeUrl, 'utf8');

@@ -14,10 +14,6 @@ for (let digit = 0; digit < 16; digit++) {
   HEX_VALUES['0123456789ABCDEF'.charCodeAt(digit)] = digit;
 }
 
-function hexValue(code: number): number {
-  return code < 128 ? (HEX_VALUES[code] as number) : 0xff;
-}
-
 /** Length in characters of a hexadecimal SHA-256 digest. */
 export const HEX_DIGEST_LENGTH = 64;
 
@@ -29,11 +25,18 @@ export const HEX_DIGEST_LENGTH = 64;
 export function decodeHexDigest(value: string, start = 0): Uint8Array | undefined {
   if (value.length - start !== HEX_DIGEST_LENGTH) return undefined;
   const bytes = new Uint8Array(HEX_DIGEST_LENGTH / 2);
-  for (let index = 0; index < bytes.length; index++) {
-    const high = hexValue(value.charCodeAt(start + index * 2));
-    const low = hexValue(value.charCodeAt(start + index * 2 + 1));
-    if ((high | low) > 0x0f) return undefined;
+  // No branch in the loop: every character and digit value is folded into two accumulators
+  // and judged once at the end (a character above 0x7f, or a value 0xff for a non-digit).
+  let characters = 0;
+  let values = 0;
+  for (let index = 0, at = start; index < bytes.length; index++, at += 2) {
+    const highCode = value.charCodeAt(at);
+    const lowCode = value.charCodeAt(at + 1);
+    const high = HEX_VALUES[highCode & 0x7f] as number;
+    const low = HEX_VALUES[lowCode & 0x7f] as number;
+    characters |= highCode | lowCode;
+    values |= high | low;
     bytes[index] = (high << 4) | low;
   }
-  return bytes;
+  return characters > 0x7f || values > 0x0f ? undefined : bytes;
 }
