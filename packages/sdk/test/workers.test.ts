@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The built SDK and the /web webhooks entry on Cloudflare Workers' runtime: workerd (its npm
+// package carries the binary) serving test/worker-entry.js, bundled by esbuild as Wrangler
+// would, with no Node compatibility flag.
+const workerd = new URL('../../../node_modules/.bin/workerd', import.meta.url).pathname;
+const scratch = mkdtempSync(join(tmpdir(), 'followup-workerd-'));
+let child: ChildProcess | undefined;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+afterAll(() => {
+  if (child?.pid !== undefined && child.exitCode === null) child.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the built SDK and webhooks on workerd (Cloudflare Workers)', () => {
+  it('walks pages, maps errors and verifies a webhook signature', async () => {
+    await build({
+      entryPoints: [new URL('./worker-entry.js', import.meta.url).pathname],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['workerd', 'worker', 'browser'],
+      mainFields: ['module', 'main'],
+      outfile: join(scratch, 'worker.js'),
+      logLevel: 'error',
+    });
+    const port = await freePort();
+    writeFileSync(
+      join(scratch, 'config.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker", esModule = embed "worker.js") ],
+  compatibilityDate = "2025-01-01",
+);
+`,
+    );
+    child = spawn(workerd, ['serve', join(scratch, 'config.capnp')], { stdio: 'pipe' });
+    let output = '';
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    let response: Response | undefined;
+    // workerd listens within a second or two; poll until it answers (or exits).
+    for (let attempt = 0; attempt < 300 && response === undefined; attempt++) {
+      if (child.exitCode !== null) throw new Error(`workerd exited: ${output}`);
+      response = await fetch(`http://127.0.0.1:${port}/`).catch(
+        () => new Promise<undefined>((resolve) => setTimeout(resolve, 100)),
+      );
+    }
+    expect(response?.status, output).toBe(200);
+    expect(await response?.json()).toEqual({
+      ids: ['con_a', 'con_b', 'con_c'],
+      notFound: true,
+      verified: { timestamp: 1_700_000_000, secretIndex: 0 },
+      hasProcess: false,
+    });
+  }, 60_000);
+});
