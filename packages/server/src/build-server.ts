@@ -15,6 +15,7 @@ import {
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
+import { contactRoutes } from './routes/contacts.js';
 import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
@@ -117,6 +118,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
+  app.register(contactRoutes({ database, clock, newId, requireCapability }));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
   app.register(inboxRoutes({ database, clock, newId, requireCapability, secret }));
   app.register(

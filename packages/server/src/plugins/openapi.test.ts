@@ -11,6 +11,9 @@ describe('API reference', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/audit',
+      '/api/contacts',
+      '/api/contacts/count',
+      '/api/contacts/{id}',
       '/api/ehr/webhooks/{ehr}',
       '/api/inbox/webhook',
       '/api/messages',

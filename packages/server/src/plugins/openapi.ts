@@ -24,6 +24,8 @@ const descriptions: Record<number, string> = {
   400: 'validation_failed: see errors',
   401: 'token_missing, token_invalid, token_expired or token_revoked (or webhook_secret_invalid)',
   403: 'forbidden: the role lacks the capability',
+  404: 'not_found: no record has this id',
+  409: 'conflict (a duplicate), idempotency_conflict or idempotency_in_progress',
   413: 'payload_too_large: the body is over 1 MiB',
   429: 'rate_limited: retry after the Retry-After header, in seconds',
 };

@@ -1,0 +1,69 @@
+import {
+  contactListSchema,
+  contactSchema,
+  createContactInputSchema,
+  updateContactInputSchema,
+} from '@followup/sdk';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import type { Database } from '../storage/database.js';
+import { type ResourceDefinition, resourceRoutes } from './resource-routes.js';
+
+/**
+ * @internal `/api/contacts`: list, count (v1.1), get, create, update (contacts.read,
+ * contacts.write) and delete (contacts.delete). A create writes a `contact.created` event into
+ * the outbox in its own transaction; a delete removes the contact's deals too and is audited as
+ * `contact.deleted`.
+ */
+export function contactRoutes(options: {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  requireCapability: RequireCapability;
+}): FastifyPluginAsync {
+  const { clock, newId } = options;
+  const definition: ResourceDefinition = {
+    name: 'contact',
+    path: '/api/contacts',
+    collection: 'contacts',
+    idPrefix: 'con',
+    capabilities: { read: 'contacts.read', write: 'contacts.write', delete: 'contacts.delete' },
+    schemas: {
+      item: contactSchema,
+      list: contactListSchema,
+      create: createContactInputSchema,
+      update: updateContactInputSchema,
+    },
+    fields: {
+      firstName: { column: 'first_name' },
+      lastName: { column: 'last_name' },
+      lifecycle: { column: 'lifecycle' },
+      email: { column: 'email', optional: true },
+      phone: { column: 'phone', optional: true },
+    },
+    defaults: { lifecycle: 'LEAD' },
+    updatedAt: true,
+    count: true,
+    audited: { created: false, updated: false, deleted: true },
+    async afterCreate({ transaction, item }) {
+      await recordOutboxEvent(
+        transaction,
+        { event: 'contact.created', data: item },
+        { clock, newId },
+      );
+    },
+    async beforeDelete(transaction, id) {
+      // Lock the contact first: a deal cannot be added to it between the count and the delete.
+      await transaction.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [id]);
+      const { rows } = await transaction.query<{ count: string }>(
+        'SELECT count(*) AS count FROM deals WHERE contact_id = $1',
+        [id],
+      );
+      return { dealsDeleted: Number(rows[0]?.count ?? 0) };
+    },
+  };
+  return resourceRoutes(definition, options);
+}

@@ -1,0 +1,393 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { recordAuditEntry } from '../audit/audit-log.js';
+import type { Capability } from '../capabilities.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator, IdPrefix } from '../ids.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database, Queryable } from '../storage/database.js';
+import { offsetListQuery } from './list-query.js';
+
+/** @internal How one API field of a resource is stored. */
+export interface ResourceField {
+  /** The column. */
+  column: string;
+  /** `text` (default), `integer` (a `bigint` column, read back as a number) or `json`. */
+  type?: 'text' | 'integer' | 'json';
+  /** Left out of the API object while the column is null. */
+  optional?: boolean;
+}
+
+/** What a route handler of a resource may do inside the transaction of a change. */
+export interface ResourceChange {
+  /** The transaction the change runs in. */
+  transaction: Queryable;
+  /** The record as the API returns it, after the change. */
+  item: Record<string, unknown>;
+  /** The service account that made the change. */
+  accountId: string;
+  /** The fields the request set. */
+  fields: string[];
+}
+
+/** @internal Everything that makes one resource family: table, fields, schemas, capabilities. */
+export interface ResourceDefinition {
+  /** Singular, lower case: `contact`. Names the audit target type, and the events. */
+  name: string;
+  /** `/api/contacts` */
+  path: string;
+  /** The list's key, and the table: `contacts`. */
+  collection: string;
+  /** The prefix of new ids. */
+  idPrefix: IdPrefix;
+  /** The capability of each kind of call. */
+  capabilities: { read: Capability; write: Capability; delete: Capability };
+  /** The SDK's schemas: one record, a list page, the create and the update bodies. */
+  schemas: { item: z.ZodType; list: z.ZodType; create: z.ZodType; update: z.ZodType };
+  /** The API fields other than `id`, `createdAt` and `updatedAt`, in the API's order. */
+  fields: Readonly<Record<string, ResourceField>>;
+  /** Values of fields a create may leave out, such as `lifecycle: 'LEAD'`. */
+  defaults?: Readonly<Record<string, unknown>>;
+  /** Whether records carry `updatedAt` (users do not). */
+  updatedAt: boolean;
+  /** Whether `GET <path>/count` exists (v1.1). */
+  count: boolean;
+  /**
+   * Foreign keys of the create body, by constraint name: a value that names no record is a 400
+   * `validation_failed` on that field.
+   */
+  references?: Readonly<Record<string, { field: string; message: string }>>;
+  /** Unique columns, by constraint name: a duplicate is a 409 `conflict`. */
+  unique?: Readonly<Record<string, { field: string; message: string }>>;
+  /** Which changes are written to the audit log as `<name>.<change>`. */
+  audited: { created: boolean; updated: boolean; deleted: boolean };
+  /** Runs in the transaction of a create, after the insert (the outbox event of a contact). */
+  afterCreate?: (change: ResourceChange) => Promise<void>;
+  /**
+   * Runs in the transaction of a delete, before the delete, with the id; returns the audit
+   * entry's metadata (a contact counts the deals its deletion removes).
+   */
+  beforeDelete?: (transaction: Queryable, id: string) => Promise<Record<string, unknown>>;
+}
+
+const idParams = z.object({ id: z.string().min(1).max(255) });
+
+function notFound(definition: ResourceDefinition, id: string): ProblemError {
+  return new ProblemError({
+    status: 404,
+    code: 'not_found',
+    detail: `No ${definition.name} has the id ${JSON.stringify(id)}.`,
+  });
+}
+
+function databaseErrorCode(error: unknown): { code?: string; constraint?: string } {
+  if (typeof error !== 'object' || error === null) return {};
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof constraint === 'string' ? { constraint } : {}),
+  };
+}
+
+/** @internal Maps a constraint violation to the problem its request caused; others unchanged. */
+function constraintProblem(definition: ResourceDefinition, error: unknown): unknown {
+  const { code, constraint } = databaseErrorCode(error);
+  if (constraint === undefined) return error;
+  const reference = code === '23503' ? definition.references?.[constraint] : undefined;
+  if (reference) {
+    return new ProblemError({
+      status: 400,
+      code: 'validation_failed',
+      detail: 'The request is not valid: see errors.',
+      errors: [{ path: reference.field, message: reference.message }],
+    });
+  }
+  const unique = code === '23505' ? definition.unique?.[constraint] : undefined;
+  if (unique) {
+    return new ProblemError({
+      status: 409,
+      code: 'conflict',
+      detail: unique.message,
+      errors: [{ path: unique.field, message: unique.message }],
+    });
+  }
+  return error;
+}
+
+/**
+ * @internal The routes of one resource family, all behind its capabilities:
+ * `GET <path>` (limit/offset list, first key the collection, order `createdAt, id`),
+ * `GET <path>/count` (v1.1, when the definition says so), `GET <path>/:id`, `POST <path>` (201,
+ * `Idempotency-Key`), `PATCH <path>/:id` (200) and `DELETE <path>/:id` (204). Bodies are
+ * validated with the SDK's schemas, which also describe every answer in `/openapi.json`.
+ */
+export function resourceRoutes(
+  definition: ResourceDefinition,
+  options: {
+    database: Database;
+    clock: Clock;
+    newId: IdGenerator;
+    requireCapability: RequireCapability;
+  },
+): FastifyPluginAsync {
+  const { database, clock, newId, requireCapability } = options;
+  const { name, path, collection, schemas } = definition;
+  const table = collection;
+  const fieldEntries = Object.entries(definition.fields);
+  const columns = [
+    'id',
+    ...fieldEntries.map(([, field]) => field.column),
+    'created_at',
+    ...(definition.updatedAt ? ['updated_at'] : []),
+  ].join(', ');
+  const tag = collection.charAt(0).toUpperCase() + collection.slice(1);
+  const security = [{ bearerAuth: [] }];
+
+  function toItem(row: Record<string, unknown>): Record<string, unknown> {
+    const item: Record<string, unknown> = { id: row.id };
+    for (const [key, field] of fieldEntries) {
+      const value = row[field.column];
+      if (value === null || value === undefined) {
+        if (!field.optional) item[key] = value ?? null;
+        continue;
+      }
+      item[key] = field.type === 'integer' ? Number(value) : value;
+    }
+    item.createdAt = (row.created_at as Date).toISOString();
+    if (definition.updatedAt) item.updatedAt = (row.updated_at as Date).toISOString();
+    return item;
+  }
+
+  function toColumnValue(field: ResourceField, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    return field.type === 'json' ? JSON.stringify(value) : value;
+  }
+
+  function actorOf(request: FastifyRequest): string {
+    const principal = request.principal;
+    if (!principal) throw new Error('A resource route ran without an authenticated principal.');
+    return principal.account.id;
+  }
+
+  async function audit(
+    transaction: Queryable,
+    change: 'created' | 'updated' | 'deleted',
+    accountId: string,
+    id: string,
+    metadata: Record<string, unknown>,
+  ): Promise<void> {
+    if (!definition.audited[change]) return;
+    await recordAuditEntry(
+      transaction,
+      {
+        action: `${name}.${change}`,
+        actor: { type: 'service_account', id: accountId },
+        target: { type: name, id },
+        metadata,
+      },
+      { clock, newId },
+    );
+  }
+
+  return async (app) => {
+    app.get(
+      path,
+      {
+        onRequest: requireCapability(definition.capabilities.read),
+        schema: {
+          summary: `List ${collection}, oldest first`,
+          tags: [tag],
+          security,
+          querystring: offsetListQuery,
+          response: { 200: schemas.list, ...problemResponses(400, 401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const { limit, offset } = request.query as z.output<typeof offsetListQuery>;
+        const { rows } = await database.query(
+          `SELECT ${columns} FROM ${table} ORDER BY created_at, id LIMIT $1 OFFSET $2`,
+          [limit, offset],
+        );
+        return { [collection]: rows.map(toItem) };
+      },
+    );
+
+    if (definition.count) {
+      app.get(
+        `${path}/count`,
+        {
+          onRequest: requireCapability(definition.capabilities.read),
+          schema: {
+            summary: `Count ${collection} (v1.1)`,
+            tags: [tag],
+            security,
+            response: {
+              200: z.object({ count: z.number().int().nonnegative() }),
+              ...problemResponses(401, 403, 429),
+            },
+          },
+        },
+        async () => {
+          const { rows } = await database.query<{ count: string }>(
+            `SELECT count(*) AS count FROM ${table}`,
+          );
+          return { count: Number(rows[0]?.count ?? 0) };
+        },
+      );
+    }
+
+    app.get(
+      `${path}/:id`,
+      {
+        onRequest: requireCapability(definition.capabilities.read),
+        schema: {
+          summary: `Get one ${name}`,
+          tags: [tag],
+          security,
+          params: idParams,
+          response: { 200: schemas.item, ...problemResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as z.output<typeof idParams>;
+        const { rows } = await database.query(`SELECT ${columns} FROM ${table} WHERE id = $1`, [
+          id,
+        ]);
+        const row = rows[0];
+        if (!row) throw notFound(definition, id);
+        return toItem(row);
+      },
+    );
+
+    app.post(
+      path,
+      {
+        onRequest: requireCapability(definition.capabilities.write),
+        config: { idempotent: true },
+        schema: {
+          summary: `Create a ${name}`,
+          description: 'Send an Idempotency-Key header to make a retry safe.',
+          tags: [tag],
+          security,
+          body: schemas.create,
+          response: { 201: schemas.item, ...problemResponses(400, 401, 403, 409, 413, 429) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as Record<string, unknown>;
+        const accountId = actorOf(request);
+        const id = newId(definition.idPrefix);
+        const now = new Date(clock.now());
+        const values: unknown[] = [id];
+        for (const [key, field] of fieldEntries) {
+          values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
+        }
+        values.push(now);
+        if (definition.updatedAt) values.push(now);
+        const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
+        const fields = Object.keys(body).filter((key) => body[key] !== undefined);
+        try {
+          const item = await database.transaction(async (transaction) => {
+            const { rows } = await transaction.query(
+              `INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns}`,
+              values,
+            );
+            const created = toItem(rows[0] as Record<string, unknown>);
+            await audit(transaction, 'created', accountId, id, { fields });
+            await definition.afterCreate?.({ transaction, item: created, accountId, fields });
+            return created;
+          });
+          return reply.code(201).send(item);
+        } catch (error) {
+          throw constraintProblem(definition, error);
+        }
+      },
+    );
+
+    app.patch(
+      `${path}/:id`,
+      {
+        onRequest: requireCapability(definition.capabilities.write),
+        schema: {
+          summary: `Update a ${name}: only the fields sent change`,
+          tags: [tag],
+          security,
+          params: idParams,
+          body: schemas.update,
+          response: { 200: schemas.item, ...problemResponses(400, 401, 403, 404, 409, 413, 429) },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as z.output<typeof idParams>;
+        const body = request.body as Record<string, unknown>;
+        const accountId = actorOf(request);
+        const assignments: string[] = [];
+        const values: unknown[] = [id];
+        const fields: string[] = [];
+        for (const [key, field] of fieldEntries) {
+          if (!(key in body) || body[key] === undefined) continue;
+          values.push(toColumnValue(field, body[key]));
+          assignments.push(`${field.column} = $${values.length}`);
+          fields.push(key);
+        }
+        if (assignments.length === 0) {
+          // Nothing to change: answer the record as it is, without touching updatedAt.
+          const { rows } = await database.query(`SELECT ${columns} FROM ${table} WHERE id = $1`, [
+            id,
+          ]);
+          const row = rows[0];
+          if (!row) throw notFound(definition, id);
+          return toItem(row);
+        }
+        if (definition.updatedAt) {
+          values.push(new Date(clock.now()));
+          assignments.push(`updated_at = $${values.length}`);
+        }
+        try {
+          return await database.transaction(async (transaction) => {
+            const { rows } = await transaction.query(
+              `UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $1 RETURNING ${columns}`,
+              values,
+            );
+            const row = rows[0];
+            if (!row) throw notFound(definition, id);
+            await audit(transaction, 'updated', accountId, id, { fields });
+            return toItem(row);
+          });
+        } catch (error) {
+          throw constraintProblem(definition, error);
+        }
+      },
+    );
+
+    app.delete(
+      `${path}/:id`,
+      {
+        onRequest: requireCapability(definition.capabilities.delete),
+        schema: {
+          summary: `Delete a ${name}`,
+          tags: [tag],
+          security,
+          params: idParams,
+          response: {
+            204: z.null().describe('Deleted; no body'),
+            ...problemResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as z.output<typeof idParams>;
+        const accountId = actorOf(request);
+        await database.transaction(async (transaction) => {
+          const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
+          const deleted = await transaction.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+          if (deleted.rowCount === 0) throw notFound(definition, id);
+          await audit(transaction, 'deleted', accountId, id, metadata);
+        });
+        return reply.code(204).send();
+      },
+    );
+  };
+}
