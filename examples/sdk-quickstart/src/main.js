@@ -1,0 +1,32 @@
+// Quick start: run the reference server on an embedded database in a temporary folder, then use
+// the SDK against it. `npm start -w @followup/example-sdk-quickstart`
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FollowUp } from '@followup/sdk';
+import { startServer } from './server-process.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'followup-quickstart-'));
+const server = await startServer({ dataDir }, { INBOX_WEBHOOK_SECRET: 'quickstart-inbox-secret' });
+try {
+  console.log(`server on ${server.url} (${server.driver})`);
+  const client = new FollowUp({ token: server.token, baseUrl: server.url });
+
+  const { id } = await client.inbox.send(
+    { from: 'ada@example.com', subject: 'Follow-up', text: 'Call me on Tuesday.' },
+    { secret: 'quickstart-inbox-secret' },
+  );
+  console.log(`stored inbox message ${id}`);
+
+  for await (const message of client.messages.list()) {
+    console.log(`message ${message.id} from ${message.from}: ${message.subject}`);
+  }
+  for await (const entry of client.audit.list({ limit: 200 })) {
+    console.log(
+      `audit ${entry.occurredAt} ${entry.action} ${entry.target.type} ${entry.target.id}`,
+    );
+  }
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

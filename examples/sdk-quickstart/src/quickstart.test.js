@@ -1,0 +1,187 @@
+// The SDK's integration tests against the reference server, started as a user starts it
+// (through `followup-server start`), on embedded PGlite and, when FOLLOWUP_TEST_DATABASE_URL is
+// set, on PostgreSQL. They make no assumption about data already in the database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AuthenticationError,
+  FollowUp,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '@followup/sdk';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operator, startServer } from './server-process.js';
+
+const INBOX_SECRET = 'integration-inbox-secret';
+const databaseUrl = process.env.FOLLOWUP_TEST_DATABASE_URL;
+if (process.env.CI && !databaseUrl) {
+  throw new Error('CI must run these tests on PostgreSQL too: set FOLLOWUP_TEST_DATABASE_URL.');
+}
+const drivers = [{ name: 'pglite' }, ...(databaseUrl ? [{ name: 'postgres', databaseUrl }] : [])];
+
+/** The service account id embedded in a token, `hns_<id>.<secret>`. */
+const accountOf = (token) => token.slice(4, token.indexOf('.'));
+
+describe.each(drivers)('the SDK against followup-server on $name', ({ name, databaseUrl }) => {
+  let dataDir;
+  let storage;
+  let server;
+  let client;
+
+  // On PostgreSQL the server gets a schema of its own (through the connection string's
+  // search_path), dropped afterwards, so that runs and other suites never see each other's rows.
+  const schema = `example_sdk_${process.pid}_${Date.now()}`;
+  const admin = async (sql) => {
+    const connection = new pg.Client({ connectionString: databaseUrl });
+    await connection.connect();
+    try {
+      await connection.query(sql);
+    } finally {
+      await connection.end();
+    }
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'followup-integration-'));
+    if (databaseUrl) {
+      await admin(`CREATE SCHEMA ${schema}`);
+      const url = new URL(databaseUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      storage = { databaseUrl: url.href };
+    } else {
+      storage = { dataDir: join(dataDir, 'data') };
+    }
+    server = await startServer(storage, { INBOX_WEBHOOK_SECRET: INBOX_SECRET });
+    client = new FollowUp({ token: server.token, baseUrl: server.url, maxRetries: 0 });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    if (databaseUrl) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps its rows where it was told to', async () => {
+    if (!databaseUrl) return expect(server.driver).toBe('pglite');
+    const connection = new pg.Client({ connectionString: databaseUrl });
+    await connection.connect();
+    try {
+      const { rows } = await connection.query(
+        `SELECT count(*)::int AS n FROM ${schema}.service_accounts`,
+      );
+      expect(rows[0].n).toBeGreaterThanOrEqual(1);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  it('runs on the requested storage', () => {
+    expect(server.driver).toBe(name);
+  });
+
+  it('walks the audit log, cursor by cursor, and finds the demo account being set up', async () => {
+    const account = accountOf(server.token);
+    const seen = new Set();
+    const actions = [];
+    for await (const page of client.audit.list({ limit: 1 }).pages()) {
+      for (const entry of page.items) {
+        expect(seen.has(entry.id)).toBe(false);
+        seen.add(entry.id);
+        if (entry.target.id === account || entry.metadata?.accountId === account) {
+          actions.push(entry.action);
+        }
+      }
+    }
+    expect(actions).toContain('service_account.created');
+    expect(actions).toContain('token.issued');
+  });
+
+  it('stores an inbox message sent with the shared secret, and lists it', async () => {
+    const subject = `Integration ${name} ${Date.now()}`;
+    const { id } = await client.inbox.send(
+      { from: 'ada@example.com', subject, text: 'Call me on Tuesday.' },
+      { secret: INBOX_SECRET },
+    );
+    expect(id).toMatch(/^msg_/);
+    const found = [];
+    for await (const message of client.messages.list({ limit: 200 })) {
+      if (message.id === id) found.push(message);
+    }
+    expect(found).toEqual([
+      expect.objectContaining({
+        id,
+        from: 'ada@example.com',
+        subject,
+        text: 'Call me on Tuesday.',
+      }),
+    ]);
+    const refused = await client.inbox
+      .send({ from: 'eve@example.com', subject: 'x' }, { secret: 'not-the-secret' })
+      .catch((error) => error);
+    expect(AuthenticationError.isInstance(refused)).toBe(true);
+    expect(refused.code).toBe('webhook_secret_invalid');
+  });
+
+  it('tells a wrong secret and a revoked token apart, and never answers 403 for them', async () => {
+    const wrong = new FollowUp({
+      token: `hns_${accountOf(server.token)}.${'A'.repeat(43)}`,
+      baseUrl: server.url,
+      maxRetries: 0,
+    });
+    const invalid = await wrong.audit.list().catch((error) => error);
+    expect(AuthenticationError.isInstance(invalid)).toBe(true);
+    expect(invalid).toMatchObject({ status: 401, code: 'token_invalid' });
+    expect(invalid.requestId).toEqual(expect.any(String));
+
+    const issued = await operator(storage, [
+      'tokens',
+      'issue',
+      '--account',
+      accountOf(server.token),
+    ]);
+    const second = new FollowUp({ token: issued.token, baseUrl: server.url, maxRetries: 0 });
+    await second.audit.list();
+    await operator(storage, ['tokens', 'revoke', '--token', issued.id]);
+    const revoked = await second.audit.list().catch((error) => error);
+    expect(AuthenticationError.isInstance(revoked)).toBe(true);
+    expect(revoked).toMatchObject({ status: 401, code: 'token_revoked' });
+    // The revocation is in the audit log, and the first token still works (rotation).
+    const actions = [];
+    for await (const entry of client.audit.list({ limit: 200 })) {
+      if (entry.target.id === issued.id) actions.push(entry.action);
+    }
+    expect(actions).toEqual(['token.issued', 'token.revoked']);
+  });
+
+  it("enforces the role's capabilities: a READONLY account reads messages but not the audit log", async () => {
+    const account = await operator(storage, [
+      'accounts',
+      'create',
+      '--name',
+      `readonly-${name}`,
+      '--role',
+      'READONLY',
+    ]);
+    const { token } = await operator(storage, ['tokens', 'issue', '--account', account.id]);
+    const reader = new FollowUp({ token, baseUrl: server.url, maxRetries: 0 });
+    await expect(reader.messages.list({ limit: 1 })).resolves.toBeDefined();
+    const denied = await reader.audit.list().catch((error) => error);
+    expect(PermissionDeniedError.isInstance(denied)).toBe(true);
+    expect(denied).toMatchObject({ status: 403, code: 'forbidden' });
+  });
+
+  it('maps validation errors and unknown routes to their classes', async () => {
+    // A message without a subject: the server answers 400 with the fields at fault.
+    const invalid = await client.inbox
+      .send({ from: 'ada@example.com' }, { secret: INBOX_SECRET })
+      .catch((error) => error);
+    expect(ValidationError.isInstance(invalid)).toBe(true);
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
+    const missing = await client.contacts.get('con_does_not_exist').catch((error) => error);
+    expect(NotFoundError.isInstance(missing)).toBe(true);
+    expect(missing.status).toBe(404);
+  });
+});
