@@ -15,10 +15,14 @@ import {
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { auditRoutes } from './routes/audit.js';
+import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';
+import { dealRoutes } from './routes/deals.js';
 import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
+import { sequenceRoutes } from './routes/sequences.js';
+import { userRoutes } from './routes/users.js';
 import type { Database } from './storage/database.js';
 import { createAccountStore } from './tokens/account-store.js';
 
@@ -118,7 +122,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
-  app.register(contactRoutes({ database, clock, newId, requireCapability }));
+  const resources = { database, clock, newId, requireCapability };
+  app.register(contactRoutes(resources));
+  app.register(dealRoutes(resources));
+  app.register(sequenceRoutes(resources));
+  app.register(campaignRoutes(resources));
+  app.register(userRoutes(resources));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
   app.register(inboxRoutes({ database, clock, newId, requireCapability, secret }));
   app.register(

@@ -11,12 +11,21 @@ describe('API reference', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/audit',
+      '/api/campaigns',
+      '/api/campaigns/{id}',
       '/api/contacts',
       '/api/contacts/count',
       '/api/contacts/{id}',
+      '/api/deals',
+      '/api/deals/count',
+      '/api/deals/{id}',
       '/api/ehr/webhooks/{ehr}',
       '/api/inbox/webhook',
       '/api/messages',
+      '/api/sequences',
+      '/api/sequences/{id}',
+      '/api/users',
+      '/api/users/{id}',
       '/healthz',
     ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({

@@ -1,0 +1,56 @@
+import {
+  createDealInputSchema,
+  dealListSchema,
+  dealSchema,
+  updateDealInputSchema,
+} from '@followup/sdk';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import type { Database } from '../storage/database.js';
+import { resourceRoutes } from './resource-routes.js';
+
+/**
+ * @internal `/api/deals`: list, count (v1.1), get (deals.read), create, update and delete
+ * (deals.write). A deal's `contactId` must name an existing contact: otherwise the create is a
+ * 400 `validation_failed` on `contactId` (the request is wrong, not the URL). A deal cannot move
+ * to another contact. Deletes are audited as `deal.deleted`.
+ */
+export function dealRoutes(options: {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  requireCapability: RequireCapability;
+}): FastifyPluginAsync {
+  return resourceRoutes(
+    {
+      name: 'deal',
+      path: '/api/deals',
+      collection: 'deals',
+      idPrefix: 'deal',
+      capabilities: { read: 'deals.read', write: 'deals.write', delete: 'deals.write' },
+      schemas: {
+        item: dealSchema,
+        list: dealListSchema,
+        create: createDealInputSchema,
+        update: updateDealInputSchema,
+      },
+      fields: {
+        contactId: { column: 'contact_id' },
+        title: { column: 'title' },
+        stage: { column: 'stage' },
+        amountCents: { column: 'amount_cents', type: 'integer' },
+        currency: { column: 'currency' },
+      },
+      defaults: { stage: 'OPEN' },
+      updatedAt: true,
+      count: true,
+      references: {
+        deals_contact_id_fkey: { field: 'contactId', message: 'no contact has this id' },
+      },
+      audited: { created: false, updated: false, deleted: true },
+    },
+    options,
+  );
+}
