@@ -2,17 +2,14 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 
 // The built SDK in a real browser (Debian's Chromium, driven by playwright-core): ESM through an
 // import map, no bundler, no Node. One origin serves the page, the modules and a small API. CI
 // installs Chromium (.ci/run); elsewhere the test is skipped when no Chromium is found.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(executablePath);
-if (!available && process.env.CI) {
-  throw new Error(`CI must run the browser test, but there is no Chromium at ${executablePath}`);
-}
+const available = chromiumAvailable();
 
 const repository = new URL('../../../', import.meta.url).pathname;
 const served = [
@@ -104,18 +101,7 @@ describe.skipIf(!available)('the built SDK in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -2,17 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 
 // The /web entry in a real browser (Debian's Chromium, driven by playwright-core), where there is
 // no Node at all: it must load, and pass every known-answer vector there too. CI installs
 // Chromium (.ci/run); elsewhere the test is skipped when no Chromium is found.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(executablePath);
-if (!available && process.env.CI) {
-  throw new Error(`CI must run the browser test, but there is no Chromium at ${executablePath}`);
-}
+const available = chromiumAvailable();
 
 const packageRoot = new URL('..', import.meta.url).pathname;
 const types: Record<string, string> = {
@@ -53,18 +50,7 @@ describe.skipIf(!available)('the /web entry in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
