@@ -1,0 +1,135 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { guardedLookup, isPublicAddress, PRIVATE_ADDRESS_REFUSED } from './endpoint-address.js';
+
+/** What one delivery attempt came to. It never holds a secret or the body. */
+export interface DeliveryAttemptResult {
+  /** `delivered` for any 2xx answer; `failed` for anything else, to be retried. */
+  readonly outcome: 'delivered' | 'failed';
+  /** The subscriber's HTTP status, when it answered. */
+  readonly status: number | undefined;
+  /** Time from the start of the attempt to its end, in milliseconds. */
+  readonly durationMs: number;
+  /** Why it failed, when it did not get an answer: a short code such as `timeout`. */
+  readonly error: string | undefined;
+}
+
+/** Options of {@link postDelivery}. */
+export interface PostDeliveryOptions {
+  /** The endpoint's URL (already checked by `checkEndpointUrl`). */
+  readonly url: string;
+  /** The exact JSON body that was signed. */
+  readonly body: string;
+  /** The delivery's headers (`X-Service-Event`, `X-Service-Delivery`, `X-Service-Signature`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The whole attempt (connect, send, answer, body) must end within this many milliseconds. */
+  readonly timeoutMs: number;
+  /** Whether loopback and private addresses may be reached (`--allow-private-endpoints`). */
+  readonly allowPrivate: boolean;
+  /** Name resolution, for tests; defaults to the system resolver behind the address guard. */
+  readonly lookup?: LookupFunction;
+  /** Monotonic milliseconds, for durations; defaults to `performance.now`. */
+  readonly now?: () => number;
+}
+
+/** Most bytes of a subscriber's answer that are read; the rest is discarded unread. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+// Connections are kept alive between attempts. A pooled connection goes to the address that was
+// checked when it opened, so reusing it cannot reach anywhere new; each address policy has pools
+// of its own, so a connection opened while private addresses were allowed never serves an
+// attempt where they are not.
+const agents = {
+  allowPrivate: {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 32 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
+  },
+  publicOnly: {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 32 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
+  },
+};
+
+function failureCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(code) ? code : 'request_failed';
+}
+
+/**
+ * Makes one delivery attempt: POSTs the signed body to the endpoint and reports how it went.
+ * Any 2xx is delivered; every other status, a redirect (never followed), a timeout, a refused
+ * or dropped connection, and an address that is not public (unless `allowPrivate`) are failures.
+ * The address is checked on what the host resolves to at this moment, and the connection goes
+ * to that same address. It never throws.
+ */
+export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAttemptResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const finish = (
+    outcome: 'delivered' | 'failed',
+    status: number | undefined,
+    error: string | undefined,
+  ): DeliveryAttemptResult => ({ outcome, status, durationMs: Math.round(now() - started), error });
+
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    return Promise.resolve(finish('failed', undefined, 'invalid_endpoint_url'));
+  }
+  // A literal address skips name resolution, so it is judged here.
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0 && !options.allowPrivate && !isPublicAddress(literal)) {
+    return Promise.resolve(finish('failed', undefined, PRIVATE_ADDRESS_REFUSED));
+  }
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: DeliveryAttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const request = send(url, {
+      method: 'POST',
+      agent:
+        agents[options.allowPrivate ? 'allowPrivate' : 'publicOnly'][secure ? 'https' : 'http'],
+      lookup: options.lookup ?? guardedLookup(options.allowPrivate),
+      headers: {
+        ...options.headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(options.body),
+        'user-agent': 'FollowUp-Webhooks/1',
+      },
+    });
+    const timer = setTimeout(() => {
+      request.destroy(
+        Object.assign(new Error('The endpoint did not answer in time.'), { code: 'timeout' }),
+      );
+    }, options.timeoutMs);
+    request.on('error', (error) => settle(finish('failed', undefined, failureCode(error))));
+    request.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      let read = 0;
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        // Nobody reads the answer: past a small cap, stop taking it.
+        if (read > MAX_ANSWER_BYTES) response.destroy();
+      });
+      const done = () =>
+        settle(
+          status >= 200 && status < 300
+            ? finish('delivered', status, undefined)
+            : finish('failed', status, undefined),
+        );
+      response.on('end', done);
+      response.on('close', done);
+      response.on('error', done);
+    });
+    request.end(options.body);
+  });
+}
