@@ -12,6 +12,15 @@ try {
   console.log(`server on ${server.url} (${server.driver})`);
   const client = new FollowUp({ token: server.token, baseUrl: server.url });
 
+  const ada = await client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+  await client.contacts.update(ada.id, { lifecycle: 'PATIENT' });
+  console.log(`created contact ${ada.id}; ${await client.contacts.count()} contacts in all`);
+  for await (const contact of client.contacts.list({ limit: 200 })) {
+    console.log(
+      `contact ${contact.id}: ${contact.firstName} ${contact.lastName} (${contact.lifecycle})`,
+    );
+  }
+
   const { id } = await client.inbox.send(
     { from: 'ada@example.com', subject: 'Follow-up', text: 'Call me on Tuesday.' },
     { secret: 'quickstart-inbox-secret' },

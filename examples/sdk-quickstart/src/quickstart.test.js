@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   AuthenticationError,
+  ConflictError,
   FollowUp,
   NotFoundError,
   PermissionDeniedError,
@@ -171,6 +172,65 @@ describe.each(drivers)('the SDK against followup-server on $name', ({ name, data
     const denied = await reader.audit.list().catch((error) => error);
     expect(PermissionDeniedError.isInstance(denied)).toBe(true);
     expect(denied).toMatchObject({ status: 403, code: 'forbidden' });
+  });
+
+  it('creates, pages through, counts, updates and deletes contacts', async () => {
+    const tag = `${name}-${Date.now()}`;
+    const before = await client.contacts.count();
+    const created = [];
+    for (let index = 0; index < 7; index++) {
+      created.push(
+        await client.contacts.create({
+          firstName: `Ada${index}`,
+          lastName: tag,
+          lifecycle: 'LEAD',
+        }),
+      );
+    }
+    expect(created.every((contact) => contact.id.startsWith('con_'))).toBe(true);
+    expect(await client.contacts.count()).toBe(before + 7);
+
+    // Pages of 2: every contact exactly once, in creation order, across four requests or more.
+    const seen = [];
+    let pages = 0;
+    for await (const page of client.contacts.list({ limit: 2 }).pages()) {
+      pages++;
+      seen.push(
+        ...page.items.filter((contact) => contact.lastName === tag).map((contact) => contact.id),
+      );
+    }
+    expect(seen).toEqual(created.map((contact) => contact.id));
+    expect(pages).toBeGreaterThanOrEqual(4);
+
+    const updated = await client.contacts.update(created[0].id, { lifecycle: 'PATIENT' });
+    expect(updated).toMatchObject({ id: created[0].id, lifecycle: 'PATIENT' });
+    expect(await client.contacts.get(created[0].id)).toEqual(updated);
+
+    await client.contacts.delete(created[0].id);
+    const gone = await client.contacts.get(created[0].id).catch((error) => error);
+    expect(NotFoundError.isInstance(gone)).toBe(true);
+    expect(await client.contacts.count()).toBe(before + 6);
+  });
+
+  it('creates once for a repeated Idempotency-Key, and refuses the key with another body', async () => {
+    const idempotencyKey = `quickstart-${name}-${Date.now()}`;
+    const body = { firstName: 'Grace', lastName: `Hopper-${name}` };
+    const first = await client.contacts.create(body, { idempotencyKey });
+    const again = await client.contacts.create(body, { idempotencyKey });
+    expect(again).toEqual(first);
+    const conflict = await client.contacts
+      .create({ ...body, firstName: 'Other' }, { idempotencyKey })
+      .catch((error) => error);
+    expect(ConflictError.isInstance(conflict)).toBe(true);
+    expect(conflict).toMatchObject({ status: 409, code: 'idempotency_conflict' });
+  });
+
+  it('refuses an invalid contact with the fields at fault', async () => {
+    const invalid = await client.contacts
+      .create({ firstName: '', lastName: 'Lovelace', email: 'not-an-address' })
+      .catch((error) => error);
+    expect(ValidationError.isInstance(invalid)).toBe(true);
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 
   it('maps validation errors and unknown routes to their classes', async () => {
