@@ -15,11 +15,15 @@ try {
   const ada = await client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
   await client.contacts.update(ada.id, { lifecycle: 'PATIENT' });
   console.log(`created contact ${ada.id}; ${await client.contacts.count()} contacts in all`);
-  for await (const contact of client.contacts.list({ limit: 200 })) {
+  const firstPage = await client.contacts.list({ limit: 5 });
+  for (const contact of firstPage.items) {
     console.log(
       `contact ${contact.id}: ${contact.firstName} ${contact.lastName} (${contact.lifecycle})`,
     );
   }
+  let walked = 0;
+  for await (const _contact of client.contacts.list({ limit: 200 })) walked++;
+  console.log(`walked ${walked} contacts, page after page`);
 
   const { id } = await client.inbox.send(
     { from: 'ada@example.com', subject: 'Follow-up', text: 'Call me on Tuesday.' },
