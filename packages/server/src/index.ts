@@ -27,8 +27,10 @@ export {
   hasCapability,
   roleCapabilities,
 } from './capabilities.js';
+export type { TerminalSink } from './cli/progress-bar.js';
 export { type CliIo, runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
+export { type SeedDemoDataOptions, type SeededDemoData, seedDemoData } from './demo/demo-data.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
 export {
   createIdGenerator,

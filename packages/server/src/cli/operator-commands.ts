@@ -1,3 +1,4 @@
+import { seedDemoData } from '../demo/demo-data.js';
 import type { Database } from '../storage/database.js';
 import { createAccountStore, type Role, roles, type TokenInfo } from '../tokens/account-store.js';
 import { type CliOptions, required, UsageError } from './usage.js';
@@ -8,7 +9,15 @@ export interface OperatorOutput {
   text: string;
 }
 
-type OperatorCommand = (values: CliOptions, database: Database) => Promise<OperatorOutput>;
+/**
+ * @internal One operator command. `onProgress`, given only when the command runs in the CLI's
+ * own process, reports the progress of a long command (the `seed` progress bar).
+ */
+export type OperatorCommand = (
+  values: CliOptions,
+  database: Database,
+  onProgress?: (done: number, total: number) => void,
+) => Promise<OperatorOutput>;
 
 function output(json: unknown, text: string): OperatorOutput {
   return { json, text };
@@ -75,6 +84,18 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       tokenId: required(values, 'token'),
     });
     return output(token, `Revoked ${token.id}\n`);
+  },
+
+  async seed(values, database, onProgress) {
+    const text = required(values, 'contacts');
+    if (!/^\d{1,7}$/.test(text) || Number(text) > 1_000_000) {
+      throw new UsageError('--contacts is a whole number from 0 to 1000000.');
+    }
+    const added = await seedDemoData(database, {
+      contacts: Number(text),
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return output(added, `Added ${added.contacts} demo contacts and ${added.deals} deals\n`);
   },
 
   async 'receipts list'(values, database) {

@@ -194,11 +194,70 @@ describe('followup-server', () => {
       expect(response.status).toBe(200);
       const accounts = await createAccountStore({ database: database() }).listAccounts();
       expect(accounts.map((account) => [account.name, account.role])).toEqual([['demo', 'ADMIN']]);
+      // Demo data to call at once: 300 contacts and 150 deals.
+      for (const [path, count] of [
+        ['/api/contacts/count', 300],
+        ['/api/deals/count', 150],
+      ] as const) {
+        const counted = await fetch(`${announced.url}${path}`, {
+          headers: { authorization: `Bearer ${announced.token}` },
+        });
+        expect(await counted.json()).toEqual({ count });
+      }
       controller.abort();
       expect(await exit).toBe(0);
+      // A second start --demo adds an account but no more demo data.
+      const again = new AbortController();
+      const second = captureIo({}, again.signal);
+      second.io.database = database();
+      const secondExit = runCli(['start', '--port', '0', '--demo', '--json'], second.io);
+      await second.firstLine;
+      again.abort();
+      expect(await secondExit).toBe(0);
+      const { rows } = await database().query('SELECT count(*)::int AS n FROM contacts');
+      expect(rows).toEqual([{ n: 300 }]);
       // The injected database is the caller's: still open.
       expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     });
+
+    it('seed --contacts N adds demo contacts and deals, as JSON and as text', async () => {
+      const seeded = await run('seed', '--contacts', '3', '--json');
+      expect(seeded.code).toBe(0);
+      expect(JSON.parse(seeded.out)).toEqual({ contacts: 3, deals: 2 });
+      // Not a terminal: no progress bar.
+      expect(seeded.err).toBe('');
+      const text = await run('seed', '--contacts', '2');
+      expect(text.out).toBe('Added 2 demo contacts and 1 deals\n');
+      const { rows } = await database().query('SELECT count(*)::int AS n FROM contacts');
+      expect(rows).toEqual([{ n: 5 }]);
+    });
+
+    it('seed draws a progress bar on a terminal, and none with --json', async () => {
+      for (const json of [false, true]) {
+        const captured = captureIo();
+        captured.io.database = database();
+        const written: string[] = [];
+        captured.io.stderr = { isTTY: true, write: (text: string) => written.push(text) };
+        const argv = ['seed', '--contacts', '600', ...(json ? ['--json'] : [])];
+        expect(await runCli(argv, captured.io)).toBe(0);
+        if (json) {
+          expect(written).toEqual([]);
+        } else {
+          expect(written.at(0)).toMatch(/^\rseed \[#+-+\] {2}83% 500\/600$/);
+          expect(written.at(-2)).toMatch(/^\rseed \[#{30}\] 100% 600\/600$/);
+          expect(written.at(-1)).toBe('\n');
+        }
+      }
+    });
+
+    it.each([[[]], [['--contacts', 'many']], [['--contacts', '-1']], [['--contacts', '1000001']]])(
+      'seed %j is a usage error',
+      async (options) => {
+        const result = await run('seed', ...options);
+        expect(result.code).toBe(2);
+        expect(result.err).toContain('--contacts');
+      },
+    );
 
     it('exits 1 with the error code for an unknown account or token', async () => {
       const issue = await run('tokens', 'issue', '--account', 'sa_missing', '--json');
@@ -257,6 +316,12 @@ describe('followup-server', () => {
         'service_account.created',
         'token.issued',
       ]);
+      // seed works beside the running server too, which serves the contacts at once.
+      expect(await operator('seed', '--contacts', '4')).toEqual({ contacts: 4, deals: 2 });
+      const counted = await fetch(`${announcedUrl}/api/contacts/count`, {
+        headers: { authorization: `Bearer ${issued.token}` },
+      });
+      expect(await counted.json()).toEqual({ count: 4 });
       await operator('tokens', 'revoke', '--token', issued.id);
       const revoked = await fetch(`${announcedUrl}/api/audit`, {
         headers: { authorization: `Bearer ${issued.token}` },

@@ -7,7 +7,12 @@ import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
 import { sendOperatorCommand } from './operator-channel.js';
-import { type OperatorOutput, operatorCommands } from './operator-commands.js';
+import {
+  type OperatorCommand,
+  type OperatorOutput,
+  operatorCommands,
+} from './operator-commands.js';
+import { createProgressBar, type TerminalSink } from './progress-bar.js';
 import { startCommand } from './start-command.js';
 import { type CliOptions, optionSpec, UsageError, usage } from './usage.js';
 
@@ -15,8 +20,8 @@ import { type CliOptions, optionSpec, UsageError, usage } from './usage.js';
 export interface CliIo {
   /** Where results go. */
   stdout: TextSink;
-  /** Where diagnostics and errors go. */
-  stderr: TextSink;
+  /** Where diagnostics, errors and (on a terminal, `isTTY`) progress bars go. */
+  stderr: TerminalSink;
   /**
    * The environment (`PORT`, `HOST`, `DATABASE_URL`, `FOLLOWUP_DATA_DIR`,
    * `INBOX_WEBHOOK_SECRET`, `EHR_WEBHOOK_SECRET_<KEY>`).
@@ -98,7 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         dataDir: dataDirectoryOf(values, io),
       });
     }
-    const name = `${command} ${rest.join(' ')}`;
+    const name = [command, ...rest].join(' ');
     const operatorCommand = Object.hasOwn(operatorCommands, name)
       ? operatorCommands[name]
       : undefined;
@@ -118,7 +123,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 async function runOperatorCommand(
   name: string,
-  command: (values: CliOptions, database: Database) => Promise<OperatorOutput>,
+  command: OperatorCommand,
   values: CliOptions,
   io: CliIo,
 ): Promise<OperatorOutput> {
@@ -139,9 +144,12 @@ async function runOperatorCommand(
       throw unavailable ? error : channelError;
     }
   }
+  // A progress bar on a terminal only, never with --json (nothing else on stderr then).
+  const bar = createProgressBar(values.json ? { write: () => undefined } : io.stderr, name);
   try {
-    return await command(values, opened.database);
+    return await command(values, opened.database, (done, total) => bar.update(done, total));
   } finally {
+    bar.finish();
     await opened.release();
   }
 }

@@ -1,4 +1,5 @@
 import { buildServer } from '../build-server.js';
+import { seedDemoData } from '../demo/demo-data.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
@@ -10,6 +11,9 @@ function parsePort(text: string): number {
   if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`Not a port: ${text}`);
   return port;
 }
+
+/** @internal How many contacts `start --demo` seeds (and half as many deals). */
+export const DEMO_CONTACTS = 300;
 
 /**
  * @internal `followup-server start`: listen until the signal, then shut down gracefully (stop
@@ -37,6 +41,11 @@ export async function startCommand(
       const accounts = createAccountStore({ database });
       const account = await accounts.createAccount({ name: 'demo', role: 'ADMIN' });
       demoToken = (await accounts.issueToken({ accountId: account.id })).token;
+      // Demo contacts and deals once: a restart with --demo does not add more.
+      const { rows } = await database.query<{ any: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM contacts) AS any',
+      );
+      if (!rows[0]?.any) await seedDemoData(database, { contacts: DEMO_CONTACTS });
     }
     const address = await app.listen({ port, host });
     // PGlite's directory is ours alone: operator commands reach it through this channel.
@@ -52,7 +61,7 @@ export async function startCommand(
       if (demoToken) {
         io.stdout.write(
           `Demo ADMIN token (shown once, store it now):\n  ${demoToken}\n` +
-            `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/audit\n`,
+            `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/contacts\n`,
         );
       }
     }

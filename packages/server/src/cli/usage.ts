@@ -7,7 +7,8 @@ Commands:
   start                                   serve the API until SIGTERM or SIGINT
       --port N                            port (PORT, default 3000; 0 picks a free one)
       --host HOST                         address (HOST, default 127.0.0.1)
-      --demo                              create a demo ADMIN account and print its token once
+      --demo                              create a demo ADMIN account and print its token once,
+                                          and seed 300 demo contacts and 150 deals (if none yet)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -16,6 +17,8 @@ Commands:
   tokens list --account SA_ID             ids, states and expiry; never secrets
   tokens revoke --token TOK_ID
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
+  seed --contacts N                       add N demo contacts and a deal for every second one
+                                          (a progress bar on a terminal)
 
 Options of every command:
   --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR, default ./followup-data)
@@ -40,6 +43,7 @@ export const optionSpec = {
   ttl: { type: 'string' },
   token: { type: 'string' },
   vendor: { type: 'string' },
+  contacts: { type: 'string' },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
@@ -56,7 +60,7 @@ export class UsageError extends Error {}
 /** @internal The value of a required option. */
 export function required(
   values: CliOptions,
-  name: 'name' | 'role' | 'account' | 'ttl' | 'token',
+  name: 'name' | 'role' | 'account' | 'ttl' | 'token' | 'contacts',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);
