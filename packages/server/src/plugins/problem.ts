@@ -79,9 +79,18 @@ function pathOf(instancePath: string | undefined, fallback: string | undefined):
 }
 
 function fieldErrors(error: FastifyError): ProblemFieldError[] {
-  return (error.validation ?? []).map((issue) => {
-    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
-    return { path: pathOf(issue.instancePath, missing), message: issue.message ?? 'is invalid' };
+  return (error.validation ?? []).flatMap((issue) => {
+    const params = issue.params as { missingProperty?: string; keys?: unknown } | undefined;
+    // A field the schema does not know (a strict object): name the field itself.
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(params?.keys)) {
+      const parent = pathOf(issue.instancePath, undefined);
+      return params.keys.map((key) => ({
+        path: parent === '' ? String(key) : `${parent}.${String(key)}`,
+        message: 'is not a field of this request',
+      }));
+    }
+    const missing = params?.missingProperty;
+    return [{ path: pathOf(issue.instancePath, missing), message: issue.message ?? 'is invalid' }];
   });
 }
 

@@ -144,7 +144,8 @@ describe('POST /api/contacts', () => {
     ['with an empty lastName', { firstName: 'Ada', lastName: '' }, ['lastName']],
     ['with a bad e-mail', { ...ada, email: 'not-an-address' }, ['email']],
     ['with a number for a name', { firstName: 7, lastName: 'L' }, ['firstName']],
-    ['with an unknown field', { ...ada, nickname: 'A' }, ['']],
+    ['with an unknown field', { ...ada, nickname: 'A' }, ['nickname']],
+    ['with two unknown fields', { ...ada, id: 'con_x', createdAt: 'now' }, ['createdAt', 'id']],
     ['with a name over 200 characters', { ...ada, firstName: 'x'.repeat(201) }, ['firstName']],
   ])('answers 400 validation_failed %s, and stores nothing', async (_name, payload, paths) => {
     const { token } = await server().tokenFor('AGENT');
@@ -156,6 +157,14 @@ describe('POST /api/contacts', () => {
     expect(body.errors.map((error: { path: string }) => error.path).sort()).toEqual(paths);
     expect(await rows('SELECT id FROM contacts')).toEqual([]);
     expect(await rows('SELECT id FROM outbox_events')).toEqual([]);
+  });
+
+  it('names an unknown field in errors, rather than ignoring it', async () => {
+    const { token } = await server().tokenFor('AGENT');
+    const response = await call(token, 'POST', '/api/contacts', { ...ada, nickname: 'A' });
+    expect(response.json().errors).toEqual([
+      { path: 'nickname', message: 'is not a field of this request' },
+    ]);
   });
 
   it('answers 400 for a body that is not an object', async () => {
@@ -221,7 +230,7 @@ describe('PATCH /api/contacts/:id', () => {
 
   it.each([
     ['a null firstName', { firstName: null }, ['firstName']],
-    ['an unknown field', { id: 'con_other' }, ['']],
+    ['an unknown field', { id: 'con_other' }, ['id']],
     ['a bad e-mail', { email: 'x' }, ['email']],
   ])('answers 400 validation_failed for %s', async (_name, payload, paths) => {
     const { token } = await server().tokenFor('AGENT');
