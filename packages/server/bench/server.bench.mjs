@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Throughput of the server (the built package, as users run it), on loopback with autocannon:
-// an authenticated list read (`GET /api/audit?limit=50`, 50 entries a page; the contacts list
-// joins it when the resource routes land) and `POST /api/ehr/webhooks/athenahealth` (HMAC over
+// an authenticated list read (`GET /api/contacts?limit=50` over 1000 demo contacts, validated
+// against the SDK's contact schema on the way out) and `POST /api/ehr/webhooks/athenahealth` (HMAC over
 // the raw body, receipt written before the 202). Each is measured beside a bare Fastify route
 // that answers the same bytes from memory, in the same run, so the ratio says what the server's
 // own work (authentication, database, validation, logging off) costs. On PGlite, and on
@@ -18,6 +18,7 @@ import {
   migrate,
   openPGliteDatabase,
   openPostgresDatabase,
+  seedDemoData,
 } from '../dist/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -61,10 +62,7 @@ async function benchDriver(driver) {
   const accounts = createAccountStore({ database });
   const account = await accounts.createAccount({ name: 'bench', role: 'ADMIN' });
   const { token } = await accounts.issueToken({ accountId: account.id });
-  // 60 audit entries, so that a page holds 50.
-  for (let index = 0; index < 29; index++) await accounts.issueToken({ accountId: account.id });
-  for (let index = 0; index < 30; index++)
-    await accounts.createAccount({ name: `n${index}`, role: 'AGENT' });
+  await seedDemoData(database, { contacts: 1000 });
 
   const app = buildServer({
     database,
@@ -74,8 +72,9 @@ async function benchDriver(driver) {
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const auth = { authorization: `Bearer ${token}` };
-  const listBody = (await app.inject({ method: 'GET', url: '/api/audit?limit=50', headers: auth }))
-    .body;
+  const listBody = (
+    await app.inject({ method: 'GET', url: '/api/contacts?limit=50&offset=500', headers: auth })
+  ).body;
   const receiptBody = JSON.stringify({ receiptId: 'rcpt_01JD000000000000000000000' });
 
   const bare = Fastify({ logger: false });
@@ -89,8 +88,8 @@ async function benchDriver(driver) {
 
   const scenarios = [
     {
-      name: 'GET /api/audit?limit=50 (authenticated list)',
-      server: { url: `${base}/api/audit?limit=50`, headers: auth },
+      name: 'GET /api/contacts?limit=50 (authenticated list)',
+      server: { url: `${base}/api/contacts?limit=50&offset=500`, headers: auth },
       bare: { url: `${bareBase}/bare/list` },
     },
     {
