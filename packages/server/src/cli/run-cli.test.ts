@@ -220,6 +220,22 @@ describe('followup-server', () => {
       expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     });
 
+    it('start --demo in text mode prints the token, a first call to try and the demo data', async () => {
+      const controller = new AbortController();
+      const captured = captureIo({}, controller.signal);
+      captured.io.database = database();
+      const exit = runCli(['start', '--port', '0', '--demo'], captured.io);
+      await captured.firstLine;
+      controller.abort();
+      expect(await exit).toBe(0);
+      const text = captured.out.join('');
+      const token = /^ {2}(hns_\S+)$/m.exec(text)?.[1];
+      expect(token && parseToken(token)).toBeTruthy();
+      expect(text).toContain(`Authorization: Bearer ${token}`);
+      expect(text).toMatch(/\/api\/contacts\n/);
+      expect(text).toContain('Seeded 300 demo contacts and 150 deals.\n');
+    });
+
     it('seed --contacts N adds demo contacts and deals, as JSON and as text', async () => {
       const seeded = await run('seed', '--contacts', '3', '--json');
       expect(seeded.code).toBe(0);

@@ -1,5 +1,5 @@
 import { buildServer } from '../build-server.js';
-import { seedDemoData } from '../demo/demo-data.js';
+import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
@@ -37,6 +37,7 @@ export async function startCommand(
   let channel: OperatorChannel | undefined;
   try {
     let demoToken: string | undefined;
+    let demoData: SeededDemoData | undefined;
     if (values.demo) {
       const accounts = createAccountStore({ database });
       const account = await accounts.createAccount({ name: 'demo', role: 'ADMIN' });
@@ -45,7 +46,7 @@ export async function startCommand(
       const { rows } = await database.query<{ any: boolean }>(
         'SELECT EXISTS (SELECT 1 FROM contacts) AS any',
       );
-      if (!rows[0]?.any) await seedDemoData(database, { contacts: DEMO_CONTACTS });
+      if (!rows[0]?.any) demoData = await seedDemoData(database, { contacts: DEMO_CONTACTS });
     }
     const address = await app.listen({ port, host });
     // PGlite's directory is ours alone: operator commands reach it through this channel.
@@ -63,6 +64,11 @@ export async function startCommand(
           `Demo ADMIN token (shown once, store it now):\n  ${demoToken}\n` +
             `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/contacts\n`,
         );
+        if (demoData) {
+          io.stdout.write(
+            `Seeded ${demoData.contacts} demo contacts and ${demoData.deals} deals.\n`,
+          );
+        }
       }
     }
     await new Promise<void>((resolve) => {
