@@ -6,9 +6,12 @@ import {
   contactSchema,
   createContactInputSchema,
   createDealInputSchema,
+  createUserInputSchema,
   dealSchema,
   inboxSendInputSchema,
   updateContactInputSchema,
+  updateUserInputSchema,
+  userSchema,
 } from '../index.js';
 
 const contact = {
@@ -73,6 +76,17 @@ describe('resource schemas', () => {
       'ada@例え.テスト',
     );
     expect(contactSchema.safeParse({ ...contact, email: 42 }).success).toBe(false);
+  });
+
+  it("take a user's role from the four roles only when written, and read any role back", () => {
+    const user = { email: 'ada@example.com', name: 'Ada' };
+    expect(createUserInputSchema.safeParse({ ...user, role: 'AGENT' }).success).toBe(true);
+    expect(createUserInputSchema.safeParse({ ...user, role: 'OWNER' }).success).toBe(false);
+    expect(updateUserInputSchema.safeParse({ role: 'OWNER' }).success).toBe(false);
+    expect(
+      userSchema.parse({ ...user, id: 'usr_1', role: 'AUDITOR', createdAt: contact.createdAt })
+        .role,
+    ).toBe('AUDITOR');
   });
 
   it('accept timestamps of the ISO 8601 UTC shape only', () => {

@@ -23,8 +23,8 @@ export const ROLE_VALUES = ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'] as const;
 export const userSchema = z.looseObject({
   /** The user's id. */
   id: z.string().min(1),
-  /** The user's e-mail address. */
-  email: z.email(),
+  /** The user's e-mail address (checked when written; read back as any string). */
+  email: z.string(),
   /** The user's display name. */
   name: z.string(),
   /** `ADMIN`, `MANAGER`, `AGENT`, `READONLY` (an open enumeration). */
@@ -57,7 +57,7 @@ export const createUserInputSchema = z.strictObject({
   /** Display name, 1 to 200 characters. */
   name: z.string().min(1).max(200),
   /** The role. */
-  role: openEnum(ROLE_VALUES),
+  role: z.enum(ROLE_VALUES),
 });
 
 /**
@@ -84,7 +84,7 @@ export const updateUserInputSchema = z.strictObject({
   /** New display name. */
   name: z.string().min(1).max(200).optional(),
   /** New role. */
-  role: openEnum(ROLE_VALUES).optional(),
+  role: z.enum(ROLE_VALUES).optional(),
 });
 
 /**
