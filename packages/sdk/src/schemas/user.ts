@@ -43,6 +43,10 @@ export const userSchema = z.looseObject({
  */
 export type User = z.infer<typeof userSchema>;
 
+// Written roles are the four roles exactly (a typo fails before it is sent); typed as a plain
+// union so that the generated reference shows it as such.
+const knownRoleSchema: z.ZodType<(typeof ROLE_VALUES)[number]> = z.enum(ROLE_VALUES);
+
 /**
  * Schema of the body of `POST /api/users`.
  *
@@ -57,7 +61,7 @@ export const createUserInputSchema = z.strictObject({
   /** Display name, 1 to 200 characters. */
   name: z.string().min(1).max(200),
   /** The role. */
-  role: z.enum(ROLE_VALUES),
+  role: knownRoleSchema,
 });
 
 /**
@@ -84,7 +88,7 @@ export const updateUserInputSchema = z.strictObject({
   /** New display name. */
   name: z.string().min(1).max(200).optional(),
   /** New role. */
-  role: z.enum(ROLE_VALUES).optional(),
+  role: knownRoleSchema.optional(),
 });
 
 /**
