@@ -70,6 +70,12 @@ export interface BuildServerOptions {
   ehrVendorProfiles?: Readonly<Record<string, VendorProfile>>;
   /** The handler of each vendor's verified webhooks, by key; run after the 202. */
   ehrHandlers?: Readonly<Record<string, EhrWebhookHandler>>;
+  /**
+   * Called after a request committed an outbox event (a `contact.created`), so that the
+   * delivery worker picks it up at once: pass `() => worker.wake()` (see
+   * {@link createDeliveryWorker}). Never throws into the request.
+   */
+  onOutboxEvent?: () => void;
 }
 
 /**
@@ -123,7 +129,23 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
-  app.register(contactRoutes(resources));
+  const onOutboxEvent = options.onOutboxEvent;
+  app.register(
+    contactRoutes({
+      ...resources,
+      ...(onOutboxEvent
+        ? {
+            onOutboxEvent: () => {
+              try {
+                onOutboxEvent();
+              } catch (error) {
+                app.log.error({ err: error }, 'onOutboxEvent failed');
+              }
+            },
+          }
+        : {}),
+    }),
+  );
   app.register(dealRoutes(resources));
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));

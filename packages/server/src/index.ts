@@ -30,6 +30,15 @@ export {
 export type { TerminalSink } from './cli/progress-bar.js';
 export { type CliIo, runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
+export {
+  createDeliveryWorker,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_DELIVERY_CONCURRENCY,
+  DEFAULT_POLL_INTERVAL_MS,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from './delivery/delivery-worker.js';
+export { DEFAULT_RETRY_DELAYS_SECONDS, parseRetryDelays } from './delivery/retry-schedule.js';
 export { type SeedDemoDataOptions, type SeededDemoData, seedDemoData } from './demo/demo-data.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
 export {

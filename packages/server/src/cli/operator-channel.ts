@@ -61,6 +61,8 @@ function sanitizeValues(raw: unknown): CliOptions {
 export async function openOperatorChannel(options: {
   dataDir: string;
   database: Database;
+  /** Told after every command that succeeded (a retried delivery wakes the worker). */
+  onCommand?: () => void;
 }): Promise<OperatorChannel> {
   const key = randomBytes(32).toString('base64url');
   const server = createServer((request, response) => {
@@ -81,7 +83,9 @@ export async function openOperatorChannel(options: {
         }
         const run = operatorCommands[command];
         if (!run) throw new UsageError(`Unknown command: ${command}`);
-        answer(200, { ok: true, output: await run(sanitizeValues(values), options.database) });
+        const output = await run(sanitizeValues(values), options.database);
+        options.onCommand?.();
+        answer(200, { ok: true, output });
       })
       .catch((error: unknown) => {
         const code =

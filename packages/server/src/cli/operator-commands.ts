@@ -1,3 +1,9 @@
+import { createDeliveryStore, type DeliveryInfo } from '../delivery/deliveries.js';
+import {
+  createEndpointStore,
+  parseEventList,
+  type WebhookEndpointInfo,
+} from '../delivery/webhook-endpoints.js';
 import { seedDemoData } from '../demo/demo-data.js';
 import type { Database } from '../storage/database.js';
 import { createAccountStore, type Role, roles, type TokenInfo } from '../tokens/account-store.js';
@@ -21,6 +27,30 @@ export type OperatorCommand = (
 
 function output(json: unknown, text: string): OperatorOutput {
   return { json, text };
+}
+
+function endpointLine(endpoint: WebhookEndpointInfo): string {
+  const overlap = endpoint.previousSecretUntil
+    ? `  previous secret until ${endpoint.previousSecretUntil}`
+    : '';
+  return `${endpoint.id}  ${endpoint.state.padEnd(8)}  ${endpoint.events.join(',')}  ${endpoint.url}${overlap}\n`;
+}
+
+function deliveryLine(delivery: DeliveryInfo): string {
+  const last =
+    delivery.lastStatus !== null
+      ? `  last ${delivery.lastStatus}`
+      : delivery.lastError !== null
+        ? `  last ${delivery.lastError}`
+        : '';
+  const next =
+    delivery.state === 'pending' && delivery.nextAttemptAt
+      ? `  next ${delivery.nextAttemptAt}`
+      : '';
+  return (
+    `${delivery.id}  ${delivery.state.padEnd(9)}  ${delivery.event}  ${delivery.endpointId}  ` +
+    `${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}${last}${next}\n`
+  );
 }
 
 function tokenLine(token: TokenInfo): string {
@@ -96,6 +126,74 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       ...(onProgress ? { onProgress } : {}),
     });
     return output(added, `Added ${added.contacts} demo contacts and ${added.deals} deals\n`);
+  },
+
+  async 'endpoints add'(values, database) {
+    const url = required(values, 'url');
+    const events = parseEventList(values.events);
+    const endpoint = await createEndpointStore({ database }).add({ url, events });
+    return output(
+      { id: endpoint.id, secret: endpoint.secret, url: endpoint.url, events: endpoint.events },
+      `${endpoint.secret}\n\nEndpoint ${endpoint.id} receives ${endpoint.events.join(', ')} at ` +
+        `${endpoint.url}. This signing secret is shown only now: store it where the receiver ` +
+        'verifies signatures.\n',
+    );
+  },
+
+  async 'endpoints list'(_values, database) {
+    const endpoints = await createEndpointStore({ database }).list();
+    return output(endpoints, endpoints.map(endpointLine).join(''));
+  },
+
+  async 'endpoints disable'(values, database) {
+    const endpoint = await createEndpointStore({ database }).disable(required(values, 'endpoint'));
+    return output(endpoint, `Disabled ${endpoint.id}; its pending deliveries wait.\n`);
+  },
+
+  async 'endpoints enable'(values, database) {
+    const endpoint = await createEndpointStore({ database }).enable(required(values, 'endpoint'));
+    return output(endpoint, `Enabled ${endpoint.id}\n`);
+  },
+
+  async 'endpoints rotate-secret'(values, database) {
+    const id = required(values, 'endpoint');
+    let overlapSeconds: number | undefined;
+    if (values.overlap !== undefined) {
+      if (!/^\d{1,7}$/.test(values.overlap)) {
+        throw new UsageError('--overlap is a whole number of seconds.');
+      }
+      overlapSeconds = Number(values.overlap);
+    }
+    const endpoint = await createEndpointStore({ database }).rotateSecret(id, overlapSeconds);
+    const until = endpoint.previousSecretUntil
+      ? `The previous secret signs too until ${endpoint.previousSecretUntil}.`
+      : 'The previous secret no longer signs.';
+    return output(
+      {
+        id: endpoint.id,
+        secret: endpoint.secret,
+        previousSecretUntil: endpoint.previousSecretUntil,
+      },
+      `${endpoint.secret}\n\nNew signing secret of ${endpoint.id}, shown only now. ${until}\n`,
+    );
+  },
+
+  async 'endpoints remove'(values, database) {
+    const id = required(values, 'endpoint');
+    await createEndpointStore({ database }).remove(id);
+    return output({ id, removed: true }, `Removed ${id} and its deliveries\n`);
+  },
+
+  async 'deliveries list'(values, database) {
+    const deliveries = await createDeliveryStore({ database }).list(
+      values.state === undefined ? {} : { state: values.state },
+    );
+    return output(deliveries, deliveries.map(deliveryLine).join(''));
+  },
+
+  async 'deliveries retry'(values, database) {
+    const delivery = await createDeliveryStore({ database }).retry(required(values, 'delivery'));
+    return output(delivery, `${delivery.id} is due again now\n`);
   },
 
   async 'receipts list'(values, database) {

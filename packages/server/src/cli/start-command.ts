@@ -1,4 +1,6 @@
 import { buildServer } from '../build-server.js';
+import { createDeliveryWorker } from '../delivery/delivery-worker.js';
+import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
@@ -10,6 +12,10 @@ function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`Not a port: ${text}`);
   return port;
+}
+
+function isTrue(text: string | undefined): boolean {
+  return text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 }
 
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
@@ -26,10 +32,24 @@ export async function startCommand(
 ): Promise<number> {
   const port = parsePort(values.port ?? io.env.PORT ?? '3000');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
+  const retryDelaysText = values['delivery-retry-delays'] ?? io.env.DELIVERY_RETRY_DELAYS;
+  const retryDelays = retryDelaysText === undefined ? undefined : parseRetryDelays(retryDelaysText);
+  const allowPrivate =
+    values['allow-private-endpoints'] === true ||
+    values.demo === true ||
+    isTrue(io.env.ALLOW_PRIVATE_ENDPOINTS);
   const { database, release } = await storage.open();
   const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
-  const app = buildServer({
+  let app: ReturnType<typeof buildServer> | undefined;
+  const worker = createDeliveryWorker({
     database,
+    allowPrivate,
+    ...(retryDelays ? { retryDelays } : {}),
+    onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
+  });
+  app = buildServer({
+    database,
+    onOutboxEvent: () => worker.wake(),
     logger: { level: 'info', stream: io.stderr },
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
     ehrWebhookSecrets: ehrSecretsFromEnvironment(io.env),
@@ -49,9 +69,14 @@ export async function startCommand(
       if (!rows[0]?.any) demoData = await seedDemoData(database, { contacts: DEMO_CONTACTS });
     }
     const address = await app.listen({ port, host });
+    worker.start();
     // PGlite's directory is ours alone: operator commands reach it through this channel.
     if (storage.dataDir !== undefined) {
-      channel = await openOperatorChannel({ dataDir: storage.dataDir, database });
+      channel = await openOperatorChannel({
+        dataDir: storage.dataDir,
+        database,
+        onCommand: () => worker.wake(),
+      });
     }
     const url = new URL(address);
     if (values.json) {
@@ -77,7 +102,9 @@ export async function startCommand(
     });
   } finally {
     await channel?.close();
+    // Stop taking requests, then let the attempts in flight finish, then close the storage.
     await app.close();
+    await worker.close();
     await release();
   }
   return 0;

@@ -8,7 +8,12 @@ Commands:
       --port N                            port (PORT, default 3000; 0 picks a free one)
       --host HOST                         address (HOST, default 127.0.0.1)
       --demo                              create a demo ADMIN account and print its token once,
-                                          and seed 300 demo contacts and 150 deals (if none yet)
+                                          and seed 300 demo contacts and 150 deals (if none yet);
+                                          implies --allow-private-endpoints
+      --allow-private-endpoints           deliver webhooks to loopback and private addresses too
+                                          (ALLOW_PRIVATE_ENDPOINTS=true)
+      --delivery-retry-delays 1,2,4       seconds before each retry of a delivery
+                                          (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -16,6 +21,15 @@ Commands:
   tokens issue --account SA_ID [--ttl SECONDS]   prints the token once
   tokens list --account SA_ID             ids, states and expiry; never secrets
   tokens revoke --token TOK_ID
+  endpoints add --url URL [--events contact.created]   prints the signing secret once
+  endpoints list                          ids, URLs, events, states; never secrets
+  endpoints disable --endpoint WE_ID      stop delivering (pending deliveries wait)
+  endpoints enable --endpoint WE_ID
+  endpoints rotate-secret --endpoint WE_ID [--overlap SECONDS]   prints the new secret once;
+                                          the old one signs too until the overlap ends (24h)
+  endpoints remove --endpoint WE_ID       with its deliveries
+  deliveries list [--state pending|delivered|dead]
+  deliveries retry --delivery DLV_ID      due again now, with the same id
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
@@ -44,6 +58,14 @@ export const optionSpec = {
   token: { type: 'string' },
   vendor: { type: 'string' },
   contacts: { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  endpoint: { type: 'string' },
+  overlap: { type: 'string' },
+  state: { type: 'string' },
+  delivery: { type: 'string' },
+  'delivery-retry-delays': { type: 'string' },
+  'allow-private-endpoints': { type: 'boolean', default: false },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
@@ -60,7 +82,16 @@ export class UsageError extends Error {}
 /** @internal The value of a required option. */
 export function required(
   values: CliOptions,
-  name: 'name' | 'role' | 'account' | 'ttl' | 'token' | 'contacts',
+  name:
+    | 'name'
+    | 'role'
+    | 'account'
+    | 'ttl'
+    | 'token'
+    | 'contacts'
+    | 'url'
+    | 'endpoint'
+    | 'delivery',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);

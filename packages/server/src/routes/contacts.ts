@@ -23,8 +23,10 @@ export function contactRoutes(options: {
   clock: Clock;
   newId: IdGenerator;
   requireCapability: RequireCapability;
+  /** Told after a create committed its `contact.created` event. */
+  onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
-  const { clock, newId } = options;
+  const { clock, newId, onOutboxEvent } = options;
   const definition: ResourceDefinition = {
     name: 'contact',
     path: '/api/contacts',
@@ -55,6 +57,7 @@ export function contactRoutes(options: {
         { clock, newId },
       );
     },
+    ...(onOutboxEvent ? { afterCreateCommitted: onOutboxEvent } : {}),
     async beforeDelete(transaction, id) {
       // Lock the contact first: a deal cannot be added to it between the count and the delete.
       await transaction.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [id]);

@@ -65,6 +65,8 @@ export interface ResourceDefinition {
   audited: { created: boolean; updated: boolean; deleted: boolean };
   /** Runs in the transaction of a create, after the insert (the outbox event of a contact). */
   afterCreate?: (change: ResourceChange) => Promise<void>;
+  /** Runs after a create committed (wakes the delivery worker for the contact's event). */
+  afterCreateCommitted?: () => void;
   /**
    * Runs in the transaction of a delete, before the delete, with the id; returns the audit
    * entry's metadata (a contact counts the deals its deletion removes).
@@ -299,6 +301,7 @@ export function resourceRoutes(
             await definition.afterCreate?.({ transaction, item: created, accountId, fields });
             return created;
           });
+          definition.afterCreateCommitted?.();
           return reply.code(201).send(item);
         } catch (error) {
           throw constraintProblem(definition, error);

@@ -18,6 +18,8 @@ const tables = [
   'campaigns',
   'contacts',
   'deals',
+  'deliveries',
+  'delivery_attempts',
   'ehr_receipts',
   'idempotency_keys',
   'messages',
@@ -27,6 +29,7 @@ const tables = [
   'service_accounts',
   'tokens',
   'users',
+  'webhook_endpoints',
 ];
 
 describe('migrate', () => {

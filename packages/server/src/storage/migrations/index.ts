@@ -1,5 +1,6 @@
 import { initialSchema } from './0001-initial.js';
 import { idempotencyPending } from './0002-idempotency-pending.js';
+import { outboundDelivery } from './0003-outbound-delivery.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -16,4 +17,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'idempotency-pending', sql: idempotencyPending },
+  { version: 3, name: 'outbound-delivery', sql: outboundDelivery },
 ];

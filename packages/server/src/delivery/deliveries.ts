@@ -1,0 +1,102 @@
+import { type Clock, systemClock } from '../clock.js';
+import { FollowUpServerError } from '../errors.js';
+import type { Database } from '../storage/database.js';
+
+/** The states of a delivery. */
+export const deliveryStates = ['pending', 'delivered', 'dead'] as const;
+
+/** @internal A delivery as the operator sees it. */
+export interface DeliveryInfo {
+  id: string;
+  eventId: string;
+  event: string;
+  endpointId: string;
+  state: (typeof deliveryStates)[number];
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event: string;
+  endpoint_id: string;
+  state: DeliveryInfo['state'];
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+function toInfo(row: DeliveryRow): DeliveryInfo {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    event: row.event,
+    endpointId: row.endpoint_id,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    createdAt: row.created_at.toISOString(),
+    deliveredAt: row.delivered_at?.toISOString() ?? null,
+  };
+}
+
+const columns = `d.id, d.event_id, ev.event, d.endpoint_id, d.state, d.attempts, d.next_attempt_at,
+  d.last_status, d.last_error, d.created_at, d.delivered_at`;
+
+/** @internal The operator's view of deliveries: list them, and send one again. */
+export function createDeliveryStore(options: { database: Database; clock?: Clock }) {
+  const { database } = options;
+  const clock = options.clock ?? systemClock;
+  return {
+    /** Deliveries oldest first, of one state or all; at most `limit` (default 1000). */
+    async list(filter: { state?: string; limit?: number } = {}): Promise<DeliveryInfo[]> {
+      if (
+        filter.state !== undefined &&
+        !deliveryStates.includes(filter.state as DeliveryInfo['state'])
+      ) {
+        throw new FollowUpServerError({
+          code: 'invalid_state',
+          message: `The state is one of ${deliveryStates.join(', ')}.`,
+        });
+      }
+      const { rows } = await database.query<DeliveryRow>(
+        `SELECT ${columns} FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id
+          WHERE $1::text IS NULL OR d.state = $1 ORDER BY d.created_at, d.id LIMIT $2`,
+        [filter.state ?? null, filter.limit ?? 1_000],
+      );
+      return rows.map(toInfo);
+    },
+
+    /**
+     * Makes a delivery due now, whatever its state, with the same id. A dead delivery gets one
+     * more attempt (its schedule is spent: if that fails, it is dead again).
+     */
+    async retry(id: string): Promise<DeliveryInfo> {
+      const { rows } = await database.query<DeliveryRow>(
+        `WITH updated AS (
+           UPDATE deliveries SET state = 'pending', next_attempt_at = $2, lease_until = NULL
+            WHERE id = $1 RETURNING *)
+         SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
+        [id, new Date(clock.now())],
+      );
+      const row = rows[0];
+      if (!row) {
+        throw new FollowUpServerError({
+          code: 'delivery_not_found',
+          message: `No delivery ${id}.`,
+        });
+      }
+      return toInfo(row);
+    },
+  };
+}

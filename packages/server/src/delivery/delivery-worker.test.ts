@@ -1,0 +1,354 @@
+import { verifySignature } from '@followup/webhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/support/clock.js';
+import { useTestDatabase } from '../../test/support/database.js';
+import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
+import { buildServer } from '../build-server.js';
+import { createIdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
+import { createAccountStore } from '../tokens/account-store.js';
+import { createDeliveryStore } from './deliveries.js';
+import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
+import { createEndpointStore } from './webhook-endpoints.js';
+
+describe('the delivery worker', () => {
+  const database = useTestDatabase();
+  const clock = manualClock();
+  const newId = createIdGenerator({ now: () => clock.now() });
+  const subscribers: Subscriber[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    for (const subscriber of subscribers.splice(0)) await subscriber.close();
+    clock.set('2026-03-01T09:00:00.000Z');
+  });
+
+  async function subscriber(...args: Parameters<typeof startSubscriber>) {
+    const started = await startSubscriber(...args);
+    subscribers.push(started);
+    return started;
+  }
+
+  function worker(options: Partial<DeliveryWorkerOptions> = {}) {
+    const created = createDeliveryWorker({
+      database: database(),
+      clock,
+      newId,
+      allowPrivate: true,
+      retryDelays: [0.05, 0.05],
+      attemptTimeoutMs: 2_000,
+      random: () => 0.5,
+      ...options,
+    });
+    closers.push(() => created.close());
+    return created;
+  }
+
+  const endpoints = () => createEndpointStore({ database: database(), clock, newId });
+  const deliveries = () => createDeliveryStore({ database: database(), clock });
+
+  async function contactCreated(firstName = 'Ada') {
+    return recordOutboxEvent(
+      database(),
+      {
+        event: 'contact.created',
+        data: { id: newId('con'), firstName, lastName: 'Lovelace', lifecycle: 'LEAD' },
+      },
+      { clock, newId },
+    );
+  }
+
+  async function attempts(deliveryId: string) {
+    const { rows } = await database().query<{ status: number | null; error: string | null }>(
+      'SELECT status, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY seq',
+      [deliveryId],
+    );
+    return rows;
+  }
+
+  // Moves the clock past the next retry (0.05 s ± 20 %) and runs what is due.
+  async function nextRound(running: ReturnType<typeof worker>) {
+    clock.advance(100);
+    await running.runDue();
+  }
+
+  it('retries 500 twice, then delivers once: three signed attempts with the same id', async () => {
+    const hook = await subscriber([{ status: 500 }, { status: 500 }, { status: 200 }]);
+    const endpoint = await endpoints().add({ url: hook.url });
+    const event = await contactCreated();
+    const running = worker();
+
+    await running.runDue();
+    expect(hook.received).toHaveLength(1);
+    const [pending] = await deliveries().list();
+    expect(pending).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500 });
+
+    await nextRound(running);
+    await nextRound(running);
+    await nextRound(running);
+
+    expect(hook.received).toHaveLength(3);
+    const [delivery] = await deliveries().list();
+    expect(delivery).toMatchObject({
+      id: expect.stringMatching(/^dlv_/),
+      state: 'delivered',
+      attempts: 3,
+      lastStatus: 200,
+      eventId: event.id,
+      endpointId: endpoint.id,
+    });
+    for (const request of hook.received) {
+      expect(request.headers['x-service-delivery']).toBe(delivery?.id);
+      expect(request.headers['x-service-event']).toBe('contact.created');
+      expect(request.headers['content-type']).toBe('application/json');
+      const body = JSON.parse(request.body);
+      expect(body).toEqual({
+        id: delivery?.id,
+        event: 'contact.created',
+        createdAt: event.createdAt,
+        data: event.data,
+      });
+      const header = request.headers['x-service-signature'] as string;
+      expect(
+        verifySignature(request.body, header, {
+          secret: endpoint.secret,
+          now: new Date(clock.now()),
+        }),
+      ).toMatchObject({ secretIndex: 0 });
+      expect(() =>
+        verifySignature(request.body, header, {
+          secret: 'whsec_not-the-secret',
+          now: new Date(clock.now()),
+        }),
+      ).toThrow();
+    }
+    expect(await attempts(delivery?.id as string)).toEqual([
+      { status: 500, error: null },
+      { status: 500, error: null },
+      { status: 200, error: null },
+    ]);
+    // Nothing more to do: a delivered delivery is never sent again.
+    await nextRound(running);
+    expect(hook.received).toHaveLength(3);
+  });
+
+  it('makes one delivery per event and subscribed, active endpoint', async () => {
+    const first = await subscriber();
+    const second = await subscriber();
+    const third = await subscriber();
+    await endpoints().add({ url: first.url });
+    await endpoints().add({ url: second.url, events: ['contact.created'] });
+    const disabled = await endpoints().add({ url: third.url });
+    await endpoints().disable(disabled.id);
+    await contactCreated('Ada');
+    await contactCreated('Grace');
+    await worker().runDue();
+    expect(first.received.map((request) => JSON.parse(request.body).data.firstName)).toEqual([
+      'Ada',
+      'Grace',
+    ]);
+    expect(second.received).toHaveLength(2);
+    expect(third.received).toHaveLength(0);
+    const ids = first.received.map((request) => request.headers['x-service-delivery']);
+    expect(
+      new Set([...ids, ...second.received.map((r) => r.headers['x-service-delivery'])]).size,
+    ).toBe(4);
+  });
+
+  it('retries a subscriber that hangs past the timeout, then delivers', async () => {
+    const hook = await subscriber(['hang', { status: 204 }]);
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = worker({ attemptTimeoutMs: 200 });
+    await running.runDue();
+    const [failed] = await deliveries().list();
+    expect(failed).toMatchObject({ state: 'pending', attempts: 1, lastError: 'timeout' });
+    await nextRound(running);
+    expect(hook.received).toHaveLength(2);
+    const [delivered] = await deliveries().list();
+    expect(delivered).toMatchObject({ state: 'delivered', attempts: 2, lastStatus: 204 });
+  });
+
+  it('retries a subscriber that closes the connection, then delivers', async () => {
+    const hook = await subscriber(['close', { status: 200 }]);
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = worker();
+    await running.runDue();
+    const [failed] = await deliveries().list();
+    expect(failed).toMatchObject({ state: 'pending', attempts: 1, lastStatus: null });
+    expect(failed?.lastError).toMatch(/^[A-Za-z0-9_]+$/);
+    await nextRound(running);
+    expect(await deliveries().list()).toMatchObject([{ state: 'delivered', attempts: 2 }]);
+  });
+
+  it('retries a subscriber that is not listening, and delivers when it comes back', async () => {
+    const hook = await subscriber();
+    await hook.stop();
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = worker();
+    await running.runDue();
+    expect(await deliveries().list()).toMatchObject([
+      { state: 'pending', attempts: 1, lastError: 'ECONNREFUSED' },
+    ]);
+    await hook.listen();
+    await nextRound(running);
+    expect(hook.received).toHaveLength(1);
+    expect(await deliveries().list()).toMatchObject([{ state: 'delivered', attempts: 2 }]);
+  });
+
+  it('marks the delivery dead after the last attempt, and an operator retry sends it again', async () => {
+    const hook = await subscriber([{ status: 503 }]);
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = worker();
+    await running.runDue();
+    await nextRound(running);
+    await nextRound(running);
+    const [dead] = await deliveries().list({ state: 'dead' });
+    expect(dead).toMatchObject({ attempts: 3, lastStatus: 503, nextAttemptAt: null });
+    await nextRound(running);
+    expect(hook.received).toHaveLength(3);
+
+    await deliveries().retry(dead?.id as string);
+    await running.runDue();
+    expect(hook.received).toHaveLength(4);
+    expect(hook.received.at(-1)?.headers['x-service-delivery']).toBe(dead?.id);
+    expect(await deliveries().list()).toMatchObject([{ state: 'dead', attempts: 4 }]);
+  });
+
+  it('signs with both secrets during a rotation overlap, and with the new one after it', async () => {
+    const hook = await subscriber();
+    const endpoint = await endpoints().add({ url: hook.url });
+    const rotated = await endpoints().rotateSecret(endpoint.id, 60);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    await contactCreated();
+    const running = worker();
+    await running.runDue();
+    const during = hook.received[0];
+    const header = during?.headers['x-service-signature'] as string;
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated.secret]) {
+      expect(() =>
+        verifySignature(during?.body ?? '', header, { secret, now: new Date(clock.now()) }),
+      ).not.toThrow();
+    }
+
+    clock.advance(61_000);
+    await contactCreated('Grace');
+    await running.runDue();
+    const after = hook.received[1];
+    const afterHeader = after?.headers['x-service-signature'] as string;
+    expect(afterHeader.match(/v1=/g)).toHaveLength(1);
+    expect(() =>
+      verifySignature(after?.body ?? '', afterHeader, {
+        secret: rotated.secret,
+        now: new Date(clock.now()),
+      }),
+    ).not.toThrow();
+    expect(() =>
+      verifySignature(after?.body ?? '', afterHeader, {
+        secret: endpoint.secret,
+        now: new Date(clock.now()),
+      }),
+    ).toThrow();
+  });
+
+  it('refuses a loopback endpoint unless private endpoints are allowed', async () => {
+    const hook = await subscriber();
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    await worker({ allowPrivate: false }).runDue();
+    expect(hook.received).toHaveLength(0);
+    expect(await deliveries().list()).toMatchObject([
+      { state: 'pending', attempts: 1, lastError: 'endpoint_address_private' },
+    ]);
+  });
+
+  it('makes a delivery whose lease ran out (a killed worker) due again, with the same id', async () => {
+    const hook = await subscriber();
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = worker({ leaseMs: 5_000 });
+    // Another worker claimed it and was killed before it recorded anything.
+    await running.runDue();
+    const [delivered] = await deliveries().list();
+    await database().query(
+      `UPDATE deliveries SET state = 'pending', attempts = 0, next_attempt_at = $2,
+              lease_until = $3 WHERE id = $1`,
+      [delivered?.id, new Date(clock.now()), new Date(clock.now() + 5_000)],
+    );
+    await running.runDue();
+    expect(hook.received).toHaveLength(1);
+    clock.advance(5_000);
+    await running.runDue();
+    expect(hook.received).toHaveLength(2);
+    expect(hook.received[1]?.headers['x-service-delivery']).toBe(delivered?.id);
+    expect(await deliveries().list()).toMatchObject([{ state: 'delivered', attempts: 1 }]);
+  });
+
+  it('wakes at once on a contact created through the API, without waiting for a poll', async () => {
+    const hook = await subscriber();
+    await endpoints().add({ url: hook.url });
+    // A poll interval no test would wait for: only the wake-up can deliver in time.
+    const running = createDeliveryWorker({
+      database: database(),
+      allowPrivate: true,
+      pollIntervalMs: 3_600_000,
+    });
+    const app = buildServer({
+      database: database(),
+      logger: false,
+      onOutboxEvent: () => running.wake(),
+    });
+    closers.push(async () => {
+      await app.close();
+      await running.close();
+    });
+    const accounts = createAccountStore({ database: database() });
+    const account = await accounts.createAccount({ name: 'writer', role: 'AGENT' });
+    const { token } = await accounts.issueToken({ accountId: account.id });
+    running.start();
+    // Let the first look (nothing to do) finish, so the worker is idle on its long timer.
+    await new Promise((resolve) => setImmediate(resolve));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { firstName: 'Ada', lastName: 'Lovelace' },
+    });
+    expect(response.statusCode).toBe(201);
+    await hook.waitFor(1);
+    expect(JSON.parse(hook.received[0]?.body ?? '{}').data).toMatchObject({
+      id: response.json().id,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+  });
+
+  it('lets an attempt in flight finish and records it when closed', async () => {
+    const hook = await subscriber(['hang']);
+    await endpoints().add({ url: hook.url });
+    await contactCreated();
+    const running = createDeliveryWorker({
+      database: database(),
+      clock,
+      newId,
+      allowPrivate: true,
+      attemptTimeoutMs: 300,
+      pollIntervalMs: 3_600_000,
+    });
+    running.start();
+    await hook.waitFor(1);
+    await running.close();
+    expect(await deliveries().list()).toMatchObject([
+      { state: 'pending', attempts: 1, lastError: 'timeout' },
+    ]);
+    const { rows } = await database().query(
+      'SELECT lease_until FROM deliveries WHERE lease_until IS NOT NULL',
+    );
+    expect(rows).toEqual([]);
+  });
+});

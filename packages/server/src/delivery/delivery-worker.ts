@@ -1,0 +1,303 @@
+import type { LookupFunction } from 'node:net';
+import { type Clock, systemClock } from '../clock.js';
+import { createIdGenerator, type IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import { buildDeliveryRequest } from './delivery-request.js';
+import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
+import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
+import { DEFAULT_RETRY_DELAYS_SECONDS, retryDelayMs } from './retry-schedule.js';
+import { signingSecrets } from './webhook-endpoints.js';
+
+/** Default time one attempt may take, connection to answer: 10 seconds. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+/** Default number of attempts one worker makes at the same time. */
+export const DEFAULT_DELIVERY_CONCURRENCY = 8;
+/**
+ * Default wait between two looks for due deliveries when nothing woke the worker: 1 second. New
+ * events of this process wake it at once; this covers the events of other instances, operator
+ * retries and the end of a lease.
+ */
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+
+/** Options of {@link createDeliveryWorker}. */
+export interface DeliveryWorkerOptions {
+  /** The storage, already migrated. The worker does not close it. */
+  database: Database;
+  /**
+   * The time used for due dates, leases, signatures and records; defaults to the system clock.
+   * With a clock that only moves when told, drive the worker with `runDue()`.
+   */
+  clock?: Clock;
+  /** Makes delivery ids; defaults to a ULID generator on `clock`. */
+  newId?: IdGenerator;
+  /**
+   * The wait before each retry, in seconds (`--delivery-retry-delays`,
+   * `DELIVERY_RETRY_DELAYS`); after the last one the delivery is dead. Defaults to
+   * `DEFAULT_RETRY_DELAYS_SECONDS` (11 retries over about 3.3 days). Each wait is spread by
+   * ±20 %.
+   */
+  retryDelays?: readonly number[];
+  /** The most one attempt may take, in milliseconds; defaults to 10 000. */
+  attemptTimeoutMs?: number;
+  /** Attempts made at the same time by this worker; defaults to 8. */
+  concurrency?: number;
+  /**
+   * Whether deliveries may go to loopback, private and reserved addresses
+   * (`--allow-private-endpoints`, `ALLOW_PRIVATE_ENDPOINTS`, implied by `--demo`). Off by
+   * default: the resolved address is checked at every attempt.
+   */
+  allowPrivate?: boolean;
+  /**
+   * How long a claimed delivery stays with this worker, in milliseconds; after it, another
+   * worker may take it (the holder was killed). Defaults to the attempt timeout plus 30 s.
+   */
+  leaseMs?: number;
+  /** The longest wait between two looks for due deliveries; see {@link DEFAULT_POLL_INTERVAL_MS}. */
+  pollIntervalMs?: number;
+  /** Random numbers in [0, 1) for the jitter, `Math.random` by default. */
+  random?: () => number;
+  /** Told about a failure of the worker itself (storage unreachable); it carries on. */
+  onError?: (error: unknown) => void;
+  /** Name resolution, for tests; defaults to the system resolver behind the address guard. */
+  lookup?: LookupFunction;
+}
+
+/** A running delivery worker: see {@link createDeliveryWorker}. */
+export interface DeliveryWorker {
+  /** Starts looking for due deliveries, now and after every poll interval or wake-up. */
+  start(): void;
+  /** Looks for work at once: call it after committing an outbox event. */
+  wake(): void;
+  /**
+   * Turns waiting events into deliveries and makes every attempt due now, until none is left;
+   * resolves when they are recorded. For tests with a clock that only moves when told.
+   */
+  runDue(): Promise<void>;
+  /**
+   * Stops claiming, lets the attempts in flight finish and records them (each ends within the
+   * attempt timeout), then resolves. The database stays open.
+   */
+  close(): Promise<void>;
+}
+
+interface ClaimedRow {
+  id: string;
+  attempts: number;
+  lease_until: Date;
+  event: string;
+  event_created_at: Date;
+  data: Record<string, unknown>;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+}
+
+/**
+ * Creates the outbound delivery worker of one server instance. It turns outbox events into
+ * deliveries, claims due deliveries with `FOR UPDATE SKIP LOCKED` under a lease (so any number
+ * of instances share the work and none sends a delivery another one holds), posts each one
+ * signed, records every attempt, marks a 2xx delivered, and schedules a retry for anything else
+ * until the schedule is spent, then marks the delivery dead. A delivery whose lease ran out (its
+ * worker was killed mid-attempt) is due again, with the same id: delivery is at least once.
+ *
+ * @example
+ * ```ts
+ * const worker = createDeliveryWorker({ database });
+ * const app = buildServer({ database, onOutboxEvent: () => worker.wake() });
+ * worker.start();
+ * // … at shutdown:
+ * await app.close();
+ * await worker.close();
+ * ```
+ */
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { database } = options;
+  const clock = options.clock ?? systemClock;
+  const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
+  const schedule = options.retryDelays ?? DEFAULT_RETRY_DELAYS_SECONDS;
+  const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY);
+  const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const random = options.random ?? Math.random;
+  const allowPrivate = options.allowPrivate ?? false;
+  const onError = options.onError ?? (() => {});
+
+  const inFlight = new Set<Promise<void>>();
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pumping: Promise<void> | undefined;
+  let again = false;
+
+  async function claim(limit: number): Promise<ClaimedRow[]> {
+    const now = clock.now();
+    const { rows } = await database.query<ClaimedRow>(
+      `UPDATE deliveries AS d SET lease_until = $2
+         FROM (SELECT candidate.id FROM deliveries AS candidate
+                 JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id
+                WHERE candidate.state = 'pending' AND endpoint.state = 'active'
+                  AND candidate.next_attempt_at <= $1
+                  AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
+                ORDER BY candidate.next_attempt_at, candidate.id
+                LIMIT $3
+                FOR UPDATE OF candidate SKIP LOCKED) AS due,
+              outbox_events AS ev, webhook_endpoints AS e
+        WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id
+       RETURNING d.id, d.attempts, d.lease_until, ev.event, ev.created_at AS event_created_at,
+                 ev.data, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
+      [new Date(now), new Date(now + leaseMs), limit],
+    );
+    return rows;
+  }
+
+  async function record(row: ClaimedRow, startedAt: number, result: DeliveryAttemptResult) {
+    const attempts = row.attempts + 1;
+    const now = clock.now();
+    const wait =
+      result.outcome === 'delivered' ? undefined : retryDelayMs(attempts, schedule, random);
+    const state =
+      result.outcome === 'delivered' ? 'delivered' : wait === undefined ? 'dead' : 'pending';
+    await database.transaction(async (transaction) => {
+      await transaction.query(
+        `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [
+          row.id,
+          new Date(startedAt),
+          result.durationMs,
+          result.status ?? null,
+          result.error ?? null,
+        ],
+      );
+      // Only while this worker still holds the lease: one that ran out may be another's now.
+      await transaction.query(
+        `UPDATE deliveries
+            SET attempts = attempts + 1, state = $3, lease_until = NULL,
+                next_attempt_at = $4, last_status = $5, last_error = $6,
+                delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz ELSE delivered_at END
+          WHERE id = $1 AND lease_until = $2`,
+        [
+          row.id,
+          row.lease_until,
+          state,
+          wait === undefined ? null : new Date(now + wait),
+          result.status ?? null,
+          result.error ?? null,
+          new Date(now),
+        ],
+      );
+    });
+  }
+
+  async function attempt(row: ClaimedRow): Promise<void> {
+    const startedAt = clock.now();
+    const request = buildDeliveryRequest(
+      {
+        id: row.id,
+        event: row.event,
+        createdAt: row.event_created_at.toISOString(),
+        data: row.data,
+      },
+      { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
+    );
+    const result = await postDelivery({
+      url: row.url,
+      body: request.body,
+      headers: request.headers,
+      timeoutMs,
+      allowPrivate,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
+    try {
+      await record(row, startedAt, result);
+    } catch (error) {
+      // Not recorded: the lease runs out and the delivery is made again, with the same id.
+      onError(error);
+    }
+  }
+
+  // Fills the free slots with due deliveries until there are none, or no free slot.
+  async function fill(): Promise<void> {
+    while (!stopping) {
+      while ((await fanOutEvents(database, { clock, newId })) === FAN_OUT_BATCH) {
+        if (stopping) return;
+      }
+      const free = concurrency - inFlight.size;
+      if (free <= 0) return;
+      const rows = await claim(free);
+      for (const row of rows) {
+        const running: Promise<void> = attempt(row).finally(() => {
+          inFlight.delete(running);
+          if (started) wake();
+        });
+        inFlight.add(running);
+      }
+      if (rows.length < free && !again) return;
+      again = false;
+    }
+  }
+
+  function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    again = false;
+    pumping = fill()
+      .catch(onError)
+      .finally(() => {
+        pumping = undefined;
+        if (again && !stopping) {
+          void pump();
+        } else if (started && !stopping) {
+          clearTimeout(timer);
+          timer = setTimeout(wake, pollIntervalMs);
+          timer.unref?.();
+        }
+      });
+    return pumping;
+  }
+
+  function wake(): void {
+    if (!started || stopping) return;
+    clearTimeout(timer);
+    void pump();
+  }
+
+  return {
+    start() {
+      if (started || stopping) return;
+      started = true;
+      void pump();
+    },
+    wake,
+    async runDue() {
+      do {
+        await pump();
+        await Promise.all([...inFlight]);
+        // Attempts that just ended may have made more due at once (a zero wait) or freed slots.
+      } while ((await dueCount()) > 0 && !stopping);
+    },
+    async close() {
+      stopping = true;
+      clearTimeout(timer);
+      await pumping;
+      await Promise.all([...inFlight]);
+    },
+  };
+
+  async function dueCount(): Promise<number> {
+    const now = new Date(clock.now());
+    const { rows } = await database.query<{ count: number }>(
+      `SELECT (SELECT count(*)::int FROM outbox_events WHERE dispatched_at IS NULL) +
+              (SELECT count(*)::int FROM deliveries AS d
+                 JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
+                WHERE d.state = 'pending' AND e.state = 'active' AND d.next_attempt_at <= $1
+                  AND (d.lease_until IS NULL OR d.lease_until <= $1)) AS count`,
+      [now],
+    );
+    return rows[0]?.count ?? 0;
+  }
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/support/clock.js';
+import { useTestDatabase } from '../../test/support/database.js';
+import { createIdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
+import { fanOutEvents } from './fan-out.js';
+import { createEndpointStore } from './webhook-endpoints.js';
+
+describe('fanOutEvents', () => {
+  const database = useTestDatabase();
+  const clock = manualClock();
+  const newId = createIdGenerator({ now: () => clock.now() });
+  const endpoints = () => createEndpointStore({ database: database(), clock, newId });
+  const event = (firstName: string) =>
+    recordOutboxEvent(
+      database(),
+      { event: 'contact.created', data: { id: newId('con'), firstName, lastName: 'L' } },
+      { clock, newId },
+    );
+
+  async function pairs() {
+    const { rows } = await database().query<{ event_id: string; endpoint_id: string }>(
+      `SELECT event_id, endpoint_id FROM deliveries ORDER BY event_id, endpoint_id`,
+    );
+    return rows.map((row) => `${row.event_id} ${row.endpoint_id}`);
+  }
+
+  it('makes one pending delivery per event and active endpoint, and marks the events dispatched', async () => {
+    const a = await endpoints().add({ url: 'https://a.example.com/' });
+    const b = await endpoints().add({ url: 'https://b.example.com/' });
+    const off = await endpoints().add({ url: 'https://c.example.com/' });
+    await endpoints().disable(off.id);
+    const first = await event('Ada');
+    const second = await event('Grace');
+    expect(await fanOutEvents(database(), { clock, newId })).toBe(2);
+    expect(await pairs()).toEqual(
+      [
+        `${first.id} ${a.id}`,
+        `${first.id} ${b.id}`,
+        `${second.id} ${a.id}`,
+        `${second.id} ${b.id}`,
+      ].sort(),
+    );
+    const { rows } = await database().query<{ state: string; attempts: number }>(
+      'SELECT DISTINCT state, attempts FROM deliveries',
+    );
+    expect(rows).toEqual([{ state: 'pending', attempts: 0 }]);
+    const pending = await database().query(
+      'SELECT id FROM outbox_events WHERE dispatched_at IS NULL',
+    );
+    expect(pending.rows).toEqual([]);
+    // Dispatched events are not fanned out again.
+    expect(await fanOutEvents(database(), { clock, newId })).toBe(0);
+    expect(await pairs()).toHaveLength(4);
+  });
+
+  it('never makes a second delivery for the same event and endpoint', async () => {
+    const endpoint = await endpoints().add({ url: 'https://a.example.com/' });
+    const created = await event('Ada');
+    await fanOutEvents(database(), { clock, newId });
+    // As if another instance had not seen the first one's dispatch.
+    await database().query('UPDATE outbox_events SET dispatched_at = NULL');
+    await Promise.all([
+      fanOutEvents(database(), { clock, newId }),
+      fanOutEvents(database(), { clock, newId }),
+    ]);
+    expect(await pairs()).toEqual([`${created.id} ${endpoint.id}`]);
+  });
+
+  it('sends an endpoint only the events that happened after it was added, in batches', async () => {
+    await event('Before');
+    clock.advance(1_000);
+    const endpoint = await endpoints().add({ url: 'https://a.example.com/' });
+    const after = [];
+    for (let index = 0; index < 5; index++) after.push(await event(`After ${index}`));
+    expect(await fanOutEvents(database(), { clock, newId }, 4)).toBe(4);
+    expect(await fanOutEvents(database(), { clock, newId }, 4)).toBe(2);
+    expect(await pairs()).toEqual(after.map((created) => `${created.id} ${endpoint.id}`).sort());
+  });
+});

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../clock.js';
+import { FollowUpServerError } from '../errors.js';
+import { createIdGenerator, type IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import { checkEndpointUrl } from './endpoint-address.js';
+
+/** The prefix of an endpoint's signing secret. */
+export const SIGNING_SECRET_PREFIX = 'whsec_';
+
+/** The event kinds an endpoint may subscribe to. */
+export const deliverableEvents: readonly string[] = Object.freeze(['contact.created']);
+
+/** Longest overlap of a secret rotation, in seconds (7 days). */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
+
+/** Default overlap of a secret rotation, in seconds (24 hours). */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+
+/** @internal An endpoint as the operator sees it: never its secrets. */
+export interface WebhookEndpointInfo {
+  id: string;
+  url: string;
+  events: string[];
+  state: 'active' | 'disabled';
+  /** Until when the previous secret still signs (a rotation's overlap), or `null`. */
+  previousSecretUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: string[];
+  state: 'active' | 'disabled';
+  previous_secret_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const infoColumns = 'id, url, events, state, previous_secret_until, created_at, updated_at';
+
+function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
+  const until = row.previous_secret_until;
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    state: row.state,
+    previousSecretUntil: until !== null && until.getTime() > now ? until.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** @internal A new signing secret: `whsec_` and 32 random bytes in base64url. */
+export function generateSigningSecret(): string {
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * @internal The secrets that sign an attempt at `now`: the current one first, and the previous
+ * one while a rotation's overlap lasts.
+ */
+export function signingSecrets(
+  row: { secret: string; previous_secret: string | null; previous_secret_until: Date | null },
+  now: number,
+): string[] {
+  const overlapping =
+    row.previous_secret !== null &&
+    row.previous_secret_until !== null &&
+    row.previous_secret_until.getTime() > now;
+  return overlapping ? [row.secret, row.previous_secret as string] : [row.secret];
+}
+
+function notFound(id: string): FollowUpServerError {
+  return new FollowUpServerError({
+    code: 'endpoint_not_found',
+    message: `No webhook endpoint ${id}.`,
+  });
+}
+
+/** @internal Parses `--events`: kinds separated by commas, each one the server delivers. */
+export function parseEventList(text: string | undefined): string[] {
+  if (text === undefined) return [...deliverableEvents];
+  const events = [
+    ...new Set(
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+  ];
+  if (events.length === 0) {
+    throw new FollowUpServerError({
+      code: 'invalid_events',
+      message: 'Name at least one event kind.',
+    });
+  }
+  for (const event of events) {
+    if (!deliverableEvents.includes(event)) {
+      throw new FollowUpServerError({
+        code: 'invalid_events',
+        message: `Unknown event kind ${JSON.stringify(event.slice(0, 60))}; known: ${deliverableEvents.join(', ')}.`,
+      });
+    }
+  }
+  return events;
+}
+
+/**
+ * @internal The operator's webhook endpoints (subscriptions): add, list, disable, rotate the
+ * signing secret, remove. A secret is returned once, when it is made.
+ */
+export function createEndpointStore(options: {
+  database: Database;
+  clock?: Clock;
+  newId?: IdGenerator;
+}) {
+  const { database } = options;
+  const clock = options.clock ?? systemClock;
+  const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
+
+  async function updateOne(sql: string, params: unknown[], id: string) {
+    const { rows } = await database.query<EndpointRow>(sql, params);
+    const row = rows[0];
+    if (!row) throw notFound(id);
+    return toInfo(row, clock.now());
+  }
+
+  return {
+    /** Subscribes a URL to event kinds (all known ones by default); returns its secret once. */
+    async add(input: {
+      url: string;
+      events?: readonly string[];
+    }): Promise<WebhookEndpointInfo & { secret: string }> {
+      const url = checkEndpointUrl(input.url).href;
+      const events = input.events === undefined ? [...deliverableEvents] : [...input.events];
+      parseEventList(events.join(','));
+      const id = newId('we');
+      const secret = generateSigningSecret();
+      const now = new Date(clock.now());
+      const { rows } = await database.query<EndpointRow>(
+        `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+         VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
+        [id, url, events, secret, now],
+      );
+      return { ...toInfo(rows[0] as EndpointRow, clock.now()), secret };
+    },
+
+    /** Every endpoint, oldest first; never a secret. */
+    async list(): Promise<WebhookEndpointInfo[]> {
+      const { rows } = await database.query<EndpointRow>(
+        `SELECT ${infoColumns} FROM webhook_endpoints ORDER BY created_at, id`,
+      );
+      return rows.map((row) => toInfo(row, clock.now()));
+    },
+
+    /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */
+    disable(id: string): Promise<WebhookEndpointInfo> {
+      return updateOne(
+        `UPDATE webhook_endpoints SET state = 'disabled', updated_at = $2 WHERE id = $1
+         RETURNING ${infoColumns}`,
+        [id, new Date(clock.now())],
+        id,
+      );
+    },
+
+    /** Delivers to an endpoint again, the deliveries that waited included. */
+    enable(id: string): Promise<WebhookEndpointInfo> {
+      return updateOne(
+        `UPDATE webhook_endpoints SET state = 'active', updated_at = $2 WHERE id = $1
+         RETURNING ${infoColumns}`,
+        [id, new Date(clock.now())],
+        id,
+      );
+    },
+
+    /**
+     * Gives the endpoint a new secret, returned once; the old one keeps signing beside it (one
+     * `v1` each) for `overlapSeconds` (0 ends it at once).
+     */
+    async rotateSecret(
+      id: string,
+      overlapSeconds: number = DEFAULT_ROTATION_OVERLAP_SECONDS,
+    ): Promise<WebhookEndpointInfo & { secret: string }> {
+      if (
+        !Number.isInteger(overlapSeconds) ||
+        overlapSeconds < 0 ||
+        overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS
+      ) {
+        throw new FollowUpServerError({
+          code: 'invalid_overlap',
+          message: `The overlap is a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}.`,
+        });
+      }
+      const secret = generateSigningSecret();
+      const now = clock.now();
+      const info = await updateOne(
+        `UPDATE webhook_endpoints
+            SET previous_secret = secret, previous_secret_until = $3, secret = $2, updated_at = $4
+          WHERE id = $1 RETURNING ${infoColumns}`,
+        [id, secret, new Date(now + overlapSeconds * 1000), new Date(now)],
+        id,
+      );
+      return { ...info, secret };
+    },
+
+    /** Deletes an endpoint with its deliveries and their attempts. */
+    async remove(id: string): Promise<void> {
+      const { rowCount } = await database.query('DELETE FROM webhook_endpoints WHERE id = $1', [
+        id,
+      ]);
+      if (rowCount === 0) throw notFound(id);
+    },
+  };
+}
+
+/** @internal The store returned by {@link createEndpointStore}. */
+export type EndpointStore = ReturnType<typeof createEndpointStore>;
