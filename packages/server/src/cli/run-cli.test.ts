@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifySignature } from '@followup/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   openTestDatabase,
@@ -9,7 +10,10 @@ import {
   uniqueSchemaName,
   useTestDatabase,
 } from '../../test/support/database.js';
+import { startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
+import { createIdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
@@ -275,6 +279,108 @@ describe('followup-server', () => {
       },
     );
 
+    it('adds, lists, disables, rotates and removes webhook endpoints; secrets shown once', async () => {
+      const added = await run(
+        'endpoints',
+        'add',
+        '--url',
+        'https://hooks.example.com/followup',
+        '--events',
+        'contact.created',
+        '--json',
+      );
+      expect(added.code).toBe(0);
+      const endpoint = JSON.parse(added.out);
+      expect(endpoint).toEqual({
+        id: expect.stringMatching(/^we_/),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+        url: 'https://hooks.example.com/followup',
+        events: ['contact.created'],
+      });
+      const text = await run('endpoints', 'add', '--url', 'https://other.example.com/');
+      const [secretLine] = text.out.split('\n');
+      expect(secretLine).toMatch(/^whsec_/);
+
+      const listed = await run('endpoints', 'list', '--json');
+      const endpoints = JSON.parse(listed.out);
+      expect(endpoints).toHaveLength(2);
+      expect(endpoints[0]).toMatchObject({ id: endpoint.id, state: 'active' });
+      expect(listed.out).not.toContain('whsec_');
+      expect((await run('endpoints', 'list')).out).not.toContain('whsec_');
+
+      const disabled = await run('endpoints', 'disable', '--endpoint', endpoint.id, '--json');
+      expect(JSON.parse(disabled.out)).toMatchObject({ id: endpoint.id, state: 'disabled' });
+
+      const rotated = await run(
+        'endpoints',
+        'rotate-secret',
+        '--endpoint',
+        endpoint.id,
+        '--overlap',
+        '600',
+        '--json',
+      );
+      const rotation = JSON.parse(rotated.out);
+      expect(rotation).toEqual({
+        id: endpoint.id,
+        secret: expect.stringMatching(/^whsec_/),
+        previousSecretUntil: expect.any(String),
+      });
+      expect(rotation.secret).not.toBe(endpoint.secret);
+
+      expect((await run('endpoints', 'remove', '--endpoint', endpoint.id)).code).toBe(0);
+      expect(JSON.parse((await run('endpoints', 'list', '--json')).out)).toHaveLength(1);
+
+      const refused = await run('endpoints', 'add', '--url', 'ftp://example.com/', '--json');
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.err)).toMatchObject({ error: { code: 'invalid_endpoint_url' } });
+      expect((await run('endpoints', 'add')).code).toBe(2);
+      const missing = await run('endpoints', 'disable', '--endpoint', 'we_missing');
+      expect(missing.code).toBe(1);
+      expect(missing.err).toContain('(endpoint_not_found)');
+      const overlap = await run('endpoints', 'rotate-secret', '--endpoint', 'x', '--overlap', 'y');
+      expect(overlap.code).toBe(2);
+    });
+
+    it('lists deliveries by state and makes one due again', async () => {
+      const added = JSON.parse(
+        (await run('endpoints', 'add', '--url', 'https://hooks.example.com/', '--json')).out,
+      );
+      const newId = createIdGenerator();
+      await recordOutboxEvent(
+        database(),
+        { event: 'contact.created', data: { id: 'con_1', firstName: 'Ada', lastName: 'L' } },
+        { clock: { now: () => Date.now() }, newId },
+      );
+      const { fanOutEvents } = await import('../delivery/fan-out.js');
+      await fanOutEvents(database(), { clock: { now: () => Date.now() }, newId });
+      const listed = JSON.parse((await run('deliveries', 'list', '--json')).out);
+      expect(listed).toEqual([
+        expect.objectContaining({
+          id: expect.stringMatching(/^dlv_/),
+          event: 'contact.created',
+          endpointId: added.id,
+          state: 'pending',
+          attempts: 0,
+        }),
+      ]);
+      expect(
+        JSON.parse((await run('deliveries', 'list', '--state', 'dead', '--json')).out),
+      ).toEqual([]);
+      await database().query(`UPDATE deliveries SET state = 'dead', next_attempt_at = NULL`);
+      const dead = JSON.parse((await run('deliveries', 'list', '--state', 'dead', '--json')).out);
+      expect(dead.map((delivery: { id: string }) => delivery.id)).toEqual([listed[0].id]);
+      expect((await run('deliveries', 'list')).out).toContain(listed[0].id);
+
+      const retried = await run('deliveries', 'retry', '--delivery', listed[0].id, '--json');
+      expect(JSON.parse(retried.out)).toMatchObject({ id: listed[0].id, state: 'pending' });
+      const badState = await run('deliveries', 'list', '--state', 'lost');
+      expect(badState.code).toBe(1);
+      expect(badState.err).toContain('(invalid_state)');
+      const missing = await run('deliveries', 'retry', '--delivery', 'dlv_missing');
+      expect(missing.err).toContain('(delivery_not_found)');
+    });
+
     it('exits 1 with the error code for an unknown account or token', async () => {
       const issue = await run('tokens', 'issue', '--account', 'sa_missing', '--json');
       expect(issue.code).toBe(1);
@@ -396,6 +502,65 @@ describe('followup-server', () => {
           code: 'ENOENT',
         });
       }
+    });
+
+    it('delivers a new contact to an endpoint added beside the running server, retrying on the schedule', async () => {
+      const hook = await startSubscriber([{ status: 500 }, { status: 200 }]);
+      const controller = new AbortController();
+      const { io, firstLine } = captureIo({ DELIVERY_RETRY_DELAYS: '0.05' }, controller.signal);
+      const exit = runCli(
+        ['start', '--port', '0', '--json', '--allow-private-endpoints', ...storageArguments()],
+        io,
+      );
+      try {
+        const { url } = JSON.parse(await firstLine) as { url: string };
+        const operator = async (...argv: string[]) => {
+          const captured = captureIo();
+          expect(await runCli([...argv, '--json', ...storageArguments()], captured.io)).toBe(0);
+          return JSON.parse(captured.out.join(''));
+        };
+        const endpoint = await operator('endpoints', 'add', '--url', hook.url);
+        const account = await operator('accounts', 'create', '--name', 'crm', '--role', 'AGENT');
+        const { token } = await operator('tokens', 'issue', '--account', account.id);
+        const created = await fetch(`${url}/api/contacts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ firstName: 'Grace', lastName: 'Hopper' }),
+        });
+        expect(created.status).toBe(201);
+        const contact = (await created.json()) as { id: string };
+        await hook.waitFor(2);
+        const [first, second] = hook.received;
+        expect(second?.headers['x-service-delivery']).toBe(first?.headers['x-service-delivery']);
+        const body = JSON.parse(second?.body ?? '{}');
+        expect(body.data).toMatchObject({ id: contact.id, firstName: 'Grace', lastName: 'Hopper' });
+        expect(() =>
+          verifySignature(second?.body ?? '', second?.headers['x-service-signature'] as string, {
+            secret: endpoint.secret,
+          }),
+        ).not.toThrow();
+        // The attempt is recorded after the answer: wait for the record, not for a time.
+        let deliveries: { id: string; state: string; attempts: number }[] = [];
+        while (deliveries[0]?.state !== 'delivered') {
+          deliveries = await operator('deliveries', 'list');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(deliveries).toMatchObject([{ id: body.id, state: 'delivered', attempts: 2 }]);
+      } finally {
+        controller.abort();
+        expect(await exit).toBe(0);
+        await hook.close();
+      }
+    });
+
+    it('refuses a retry schedule that is not one', async () => {
+      const { io, err } = captureIo();
+      const code = await runCli(
+        ['start', '--port', '0', '--delivery-retry-delays', '1,soon', ...storageArguments()],
+        io,
+      );
+      expect(code).toBe(1);
+      expect(err.join('')).toContain('(invalid_retry_delays)');
     });
   });
 });

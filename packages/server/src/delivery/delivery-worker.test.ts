@@ -328,6 +328,26 @@ describe('the delivery worker', () => {
     });
   });
 
+  it('when started, makes a retry when it is due, without waiting for a poll', async () => {
+    const hook = await subscriber([{ status: 500 }, { status: 200 }]);
+    await endpoints().add({ url: hook.url });
+    clock.set(Date.now());
+    await contactCreated();
+    // The real clock, a 0.05 s retry and a poll interval no test would wait for.
+    const running = createDeliveryWorker({
+      database: database(),
+      allowPrivate: true,
+      retryDelays: [0.05],
+      pollIntervalMs: 3_600_000,
+    });
+    closers.push(() => running.close());
+    running.start();
+    await hook.waitFor(2);
+    expect(hook.received[1]?.headers['x-service-delivery']).toBe(
+      hook.received[0]?.headers['x-service-delivery'],
+    );
+  });
+
   it('lets an attempt in flight finish and records it when closed', async () => {
     const hook = await subscriber(['hang']);
     await endpoints().add({ url: hook.url });

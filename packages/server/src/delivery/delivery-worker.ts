@@ -239,6 +239,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
+  // How long until the next delivery of this database is due (a retry, or a lease that runs
+  // out), capped by the poll interval.
+  async function nextWaitMs(): Promise<number> {
+    // Every slot busy: an attempt that ends wakes the worker.
+    if (inFlight.size >= concurrency) return pollIntervalMs;
+    const now = clock.now();
+    const { rows } = await database.query<{ due: Date | null }>(
+      `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) AS due
+         FROM deliveries AS d JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
+        WHERE d.state = 'pending' AND e.state = 'active'`,
+    );
+    const due = rows[0]?.due?.getTime();
+    return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - now));
+  }
+
   function pump(): Promise<void> {
     if (pumping) {
       again = true;
@@ -246,14 +261,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
     again = false;
     pumping = fill()
-      .catch(onError)
-      .finally(() => {
+      .then(async () => (started && !stopping && !again ? nextWaitMs() : pollIntervalMs))
+      .catch((error: unknown) => {
+        onError(error);
+        return pollIntervalMs;
+      })
+      .then((waitMs) => {
         pumping = undefined;
         if (again && !stopping) {
           void pump();
         } else if (started && !stopping) {
           clearTimeout(timer);
-          timer = setTimeout(wake, pollIntervalMs);
+          timer = setTimeout(wake, waitMs);
           timer.unref?.();
         }
       });
