@@ -553,7 +553,7 @@ describe('followup-server', () => {
       }
     });
 
-    it('refuses a retry schedule that is not one', async () => {
+    it('refuses a retry schedule or a delivery timeout that is not one', async () => {
       const { io, err } = captureIo();
       const code = await runCli(
         ['start', '--port', '0', '--delivery-retry-delays', '1,soon', ...storageArguments()],
@@ -561,6 +561,11 @@ describe('followup-server', () => {
       );
       expect(code).toBe(1);
       expect(err.join('')).toContain('(invalid_retry_delays)');
+      const timeout = captureIo();
+      expect(
+        await runCli(['start', '--delivery-timeout', '0', ...storageArguments()], timeout.io),
+      ).toBe(2);
+      expect(timeout.err.join('')).toContain('--delivery-timeout is a number of seconds');
     });
   });
 });

@@ -34,6 +34,15 @@ export async function startCommand(
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   const retryDelaysText = values['delivery-retry-delays'] ?? io.env.DELIVERY_RETRY_DELAYS;
   const retryDelays = retryDelaysText === undefined ? undefined : parseRetryDelays(retryDelaysText);
+  const timeoutText = values['delivery-timeout'] ?? io.env.DELIVERY_TIMEOUT;
+  let attemptTimeoutMs: number | undefined;
+  if (timeoutText !== undefined) {
+    const seconds = Number(timeoutText);
+    if (!/^\d{1,3}(?:\.\d{1,3})?$/.test(timeoutText) || seconds <= 0 || seconds > 300) {
+      throw new UsageError('--delivery-timeout is a number of seconds, more than 0, at most 300.');
+    }
+    attemptTimeoutMs = Math.round(seconds * 1000);
+  }
   const allowPrivate =
     values['allow-private-endpoints'] === true ||
     values.demo === true ||
@@ -45,6 +54,7 @@ export async function startCommand(
     database,
     allowPrivate,
     ...(retryDelays ? { retryDelays } : {}),
+    ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
   app = buildServer({

@@ -14,6 +14,8 @@ Commands:
                                           (ALLOW_PRIVATE_ENDPOINTS=true)
       --delivery-retry-delays 1,2,4       seconds before each retry of a delivery
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
+      --delivery-timeout SECONDS          the most one delivery attempt may take
+                                          (DELIVERY_TIMEOUT, default 10)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -65,6 +67,7 @@ export const optionSpec = {
   state: { type: 'string' },
   delivery: { type: 'string' },
   'delivery-retry-delays': { type: 'string' },
+  'delivery-timeout': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },

@@ -49,7 +49,8 @@ export interface DeliveryWorkerOptions {
   allowPrivate?: boolean;
   /**
    * How long a claimed delivery stays with this worker, in milliseconds; after it, another
-   * worker may take it (the holder was killed). Defaults to the attempt timeout plus 30 s.
+   * worker may take it (the holder was killed). Defaults to the attempt timeout plus 5 s (the
+   * time to record the attempt).
    */
   leaseMs?: number;
   /** The longest wait between two looks for due deliveries; see {@link DEFAULT_POLL_INTERVAL_MS}. */
@@ -118,7 +119,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const schedule = options.retryDelays ?? DEFAULT_RETRY_DELAYS_SECONDS;
   const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY);
-  const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
+  const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const random = options.random ?? Math.random;
   const allowPrivate = options.allowPrivate ?? false;

@@ -1,0 +1,157 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, runCli } from '../src/cli/run-cli.js';
+import {
+  openTestDatabase,
+  testDatabaseUrl,
+  testDriver,
+  uniqueSchemaName,
+} from './support/database.js';
+import { startSubscriber } from './support/subscriber.js';
+
+// The built command (turbo builds before it tests), run as a process of its own so that it can
+// be killed with SIGKILL in the middle of its deliveries.
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CONTACTS = 10;
+const HUNG = 5;
+
+describe('a server killed in the middle of its deliveries', () => {
+  let dataDir: string;
+  let schema: string | undefined;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'followup-killed-'));
+    if (testDriver === 'postgres') {
+      schema = uniqueSchemaName();
+      const database = await openTestDatabase();
+      await database.query(`CREATE SCHEMA ${schema}`);
+      await database.close();
+    }
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+    if (schema) {
+      const database = await openTestDatabase();
+      await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await database.close();
+    }
+  });
+
+  function storageArguments(): string[] {
+    if (testDriver === 'pglite') return ['--data-dir', dataDir];
+    const url = new URL(testDatabaseUrl());
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return ['--database-url', url.toString()];
+  }
+
+  async function operator(...argv: string[]) {
+    const out: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => void out.push(text) },
+      stderr: { write: () => undefined },
+      env: {},
+    };
+    expect(await runCli([...argv, '--json', ...storageArguments()], io)).toBe(0);
+    return JSON.parse(out.join(''));
+  }
+
+  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        'start',
+        '--port',
+        '0',
+        '--json',
+        '--allow-private-endpoints',
+        '--delivery-timeout',
+        '1',
+        '--delivery-retry-delays',
+        '0.05,0.05,0.05',
+        ...storageArguments(),
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
+    );
+    children.push(child);
+    const [line] = (await once(
+      createInterface({ input: child.stdout as NodeJS.ReadableStream }),
+      'line',
+    )) as [string];
+    return { child, url: (JSON.parse(line) as { url: string }).url };
+  }
+
+  it('delivers every event once it is started again: none lost', async () => {
+    // The first deliveries hang (they are in flight when the server dies); the rest succeed.
+    const hook = await startSubscriber([
+      ...Array.from({ length: HUNG }, () => 'hang' as const),
+      { status: 200 },
+    ]);
+    try {
+      await operator('endpoints', 'add', '--url', hook.url);
+      const account = await operator('accounts', 'create', '--name', 'crm', '--role', 'AGENT');
+      const { token } = await operator('tokens', 'issue', '--account', account.id);
+
+      const first = await startServer();
+      const contactIds: string[] = [];
+      for (let index = 0; index < CONTACTS; index++) {
+        const response = await fetch(`${first.url}/api/contacts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ firstName: `Killed ${index}`, lastName: 'Mid-delivery' }),
+        });
+        expect(response.status).toBe(201);
+        contactIds.push(((await response.json()) as { id: string }).id);
+      }
+      // Deliveries are claimed and in flight: kill the server without a word.
+      await hook.waitFor(HUNG);
+      first.child.kill('SIGKILL');
+      await once(first.child, 'exit');
+
+      const second = await startServer();
+      const answered = () =>
+        new Set(
+          hook.received
+            .slice(HUNG)
+            .map((request) => (JSON.parse(request.body) as { data: { id: string } }).data.id),
+        );
+      // Every contact's event reaches the subscriber with a 2xx answer: the claimed ones once
+      // their lease runs out, the others at once.
+      while (answered().size < CONTACTS) await hook.waitFor(hook.received.length + 1);
+      expect(answered()).toEqual(new Set(contactIds));
+      const hungIds = new Set(
+        hook.received.slice(0, HUNG).map((request) => request.headers['x-service-delivery']),
+      );
+      const retriedIds = new Set(
+        hook.received.slice(HUNG).map((request) => request.headers['x-service-delivery']),
+      );
+      // A delivery in flight when the server died is sent again with the same id.
+      for (const id of hungIds) expect(retriedIds.has(id)).toBe(true);
+
+      // An answer the first server got but never recorded is sent again once its lease runs
+      // out (at least once): wait until the running server has recorded every delivery.
+      let deliveries: { id: string; state: string }[] = [];
+      while (
+        deliveries.length < CONTACTS ||
+        deliveries.some((delivery) => delivery.state !== 'delivered')
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        deliveries = await operator('deliveries', 'list');
+      }
+      expect(deliveries).toHaveLength(CONTACTS);
+      second.child.kill('SIGTERM');
+      const [code] = (await once(second.child, 'exit')) as [number];
+      expect(code).toBe(0);
+    } finally {
+      await hook.close();
+    }
+  });
+});
