@@ -11,7 +11,7 @@ import { signingSecrets } from './webhook-endpoints.js';
 /** Default time one attempt may take, connection to answer: 10 seconds. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 /** Default number of attempts one worker makes at the same time. */
-export const DEFAULT_DELIVERY_CONCURRENCY = 8;
+export const DEFAULT_DELIVERY_CONCURRENCY = 32;
 /**
  * Default wait between two looks for due deliveries when nothing woke the worker: 1 second. New
  * events of this process wake it at once; this covers the events of other instances, operator
@@ -39,7 +39,7 @@ export interface DeliveryWorkerOptions {
   retryDelays?: readonly number[];
   /** The most one attempt may take, in milliseconds; defaults to 10 000. */
   attemptTimeoutMs?: number;
-  /** Attempts made at the same time by this worker; defaults to 8. */
+  /** Attempts made at the same time by this worker; defaults to 32. */
   concurrency?: number;
   /**
    * Whether deliveries may go to loopback, private and reserved addresses
