@@ -8,12 +8,56 @@ import { migrate } from '../src/storage/migrate.js';
 import { openPostgresDatabase } from '../src/storage/postgres-database.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
 import { testDatabaseUrl, testDriver, uniqueSchemaName } from './support/database.js';
+import { startSubscriber } from './support/subscriber.js';
 
 const CONTACTS = 1_000;
 
 // Two instances, each with its own pool and worker, as separate processes would have, share the
 // deliveries of one PostgreSQL database. (PGlite belongs to one process.)
 describe.runIf(testDriver === 'postgres')('outbound delivery on two instances', () => {
+  it('wakes the worker of one instance at once for a contact created on the other', async () => {
+    const hook = await startSubscriber();
+    const schema = uniqueSchemaName();
+    const databases = await Promise.all(
+      [1, 2].map(() =>
+        openPostgresDatabase({ connectionString: testDatabaseUrl(), schema, maxConnections: 3 }),
+      ),
+    );
+    const [first, second] = databases;
+    if (!first || !second) throw new Error('two databases expected');
+    // Only the first instance delivers, and it would poll once an hour: only a notification
+    // from the second instance's commit can wake it in time.
+    const worker = createDeliveryWorker({
+      database: first,
+      allowPrivate: true,
+      pollIntervalMs: 3_600_000,
+    });
+    const app = buildServer({ database: second, logger: false });
+    try {
+      await Promise.all(databases.map((database) => migrate(database)));
+      await createEndpointStore({ database: first }).add({ url: hook.url });
+      const accounts = createAccountStore({ database: second });
+      const account = await accounts.createAccount({ name: 'writer', role: 'AGENT' });
+      const { token } = await accounts.issueToken({ accountId: account.id });
+      worker.start();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/contacts',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { firstName: 'Ada', lastName: 'Lovelace' },
+      });
+      expect(response.statusCode).toBe(201);
+      await hook.waitFor(1);
+      expect(JSON.parse(hook.received[0]?.body ?? '{}').data.id).toBe(response.json().id);
+    } finally {
+      await app.close();
+      await worker.close();
+      await hook.close();
+      await first.query(`DROP SCHEMA ${schema} CASCADE`);
+      await Promise.all(databases.map((database) => database.close()));
+    }
+  });
+
   it('delivers every event of 1,000 contacts created through both, none twice at once', async () => {
     // The subscriber notes when one delivery is being received twice at the same time.
     const received = new Map<string, number>();

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
+import { OUTBOX_CHANNEL } from '../outbox/outbox.js';
 import type { Database } from '../storage/database.js';
 import { buildDeliveryRequest } from './delivery-request.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
@@ -13,9 +14,10 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 /** Default number of attempts one worker makes at the same time. */
 export const DEFAULT_DELIVERY_CONCURRENCY = 32;
 /**
- * Default wait between two looks for due deliveries when nothing woke the worker: 1 second. New
- * events of this process wake it at once; this covers the events of other instances, operator
- * retries and the end of a lease.
+ * Default longest wait between two looks for due deliveries when nothing woke the worker: 1
+ * second. New events wake it at once (this process's directly, other instances' through
+ * PostgreSQL `LISTEN/NOTIFY`), and a retry or a lease's end when it is due; the poll covers
+ * operator retries and notifications lost with a connection.
  */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 
@@ -130,6 +132,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let pumping: Promise<void> | undefined;
+  let listening: Promise<() => Promise<void>> | undefined;
   let again = false;
 
   async function claim(limit: number): Promise<ClaimedRow[]> {
@@ -290,6 +293,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (started || stopping) return;
       started = true;
+      // On PostgreSQL, events committed by other instances wake this worker too.
+      listening = database.listen?.(OUTBOX_CHANNEL, wake).catch((error: unknown) => {
+        onError(error);
+        return async () => {};
+      });
       void pump();
     },
     wake,
@@ -303,6 +311,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     async close() {
       stopping = true;
       clearTimeout(timer);
+      await (await listening)?.();
       await pumping;
       await Promise.all([...inFlight]);
     },

@@ -2,6 +2,9 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
 
+/** @internal The PostgreSQL notification channel an outbox event is announced on. */
+export const OUTBOX_CHANNEL = 'followup_outbox';
+
 /** What to announce with {@link recordOutboxEvent}. */
 export interface NewOutboxEvent {
   /** The event kind, such as `contact.created`. */
@@ -39,5 +42,7 @@ export async function recordOutboxEvent(
     'INSERT INTO outbox_events (id, event, data, created_at) VALUES ($1, $2, $3, $4)',
     [id, event.event, JSON.stringify(event.data), createdAt],
   );
+  // Delivered at commit (and dropped on rollback): wakes the delivery workers of every instance.
+  await queryable.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
   return { id, event: event.event, createdAt: createdAt.toISOString(), data: event.data };
 }

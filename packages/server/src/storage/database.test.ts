@@ -1,8 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../../test/support/database.js';
+import { testDriver, useTestDatabase } from '../../test/support/database.js';
 
 describe('Database', () => {
   const database = useTestDatabase();
+
+  it('listens to notifications on PostgreSQL until stopped; on PGlite it does nothing', async () => {
+    const listen = database().listen;
+    if (!listen) throw new Error('the test database passes listen through');
+    await expect(listen.call(database(), 'Not A Channel', () => {})).rejects.toThrow(RangeError);
+    let notified: () => void = () => {};
+    const count = { value: 0 };
+    const stop = await listen.call(database(), 'followup_test_channel', () => {
+      count.value++;
+      notified();
+    });
+    if (testDriver === 'postgres') {
+      const arrived = new Promise<void>((resolve) => {
+        notified = resolve;
+      });
+      await database().transaction(async (transaction) => {
+        await transaction.query("SELECT pg_notify('followup_test_channel', 'committed')");
+      });
+      await arrived;
+      expect(count.value).toBe(1);
+    }
+    await stop();
+    // The listening connection went back to the pool: queries still run.
+    expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
 
   it('returns the same JavaScript types on both drivers', async () => {
     const { rows } = await database().query<{

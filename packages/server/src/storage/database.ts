@@ -56,6 +56,16 @@ export interface Database extends Queryable {
    * ```
    */
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for each PostgreSQL notification on `channel` (`LISTEN`), received on a
+   * connection of its own, until the returned function is called; after a lost connection it
+   * reconnects, and calls `onNotify` once, for what it may have missed. On PGlite, which is one
+   * process's alone, it does nothing (a process tells itself directly). Optional: a `Database`
+   * without it simply gets no notifications.
+   *
+   * @param channel - A channel name: lowercase letters, digits and `_`.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Closes every connection (and, for PGlite, the database and its lock). */
   close(): Promise<void>;
 }
@@ -112,6 +122,61 @@ export class PoolDatabase implements Database {
     } finally {
       client.release(broken);
     }
+  }
+
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
+      throw new RangeError('A channel name is lowercase letters, digits and underscores.');
+    }
+    // PGlite has a single connection, which a listener would keep from everyone else.
+    if (this.driver !== 'postgres') return async () => {};
+    let client: pg.PoolClient | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const schedule = () => {
+      if (stopped || this.#closed) return;
+      retry = setTimeout(() => void connect(true), 1_000);
+      retry.unref?.();
+    };
+    const drop = (lost: pg.PoolClient) => {
+      if (client !== lost) return;
+      client = undefined;
+      lost.release(true);
+      schedule();
+    };
+    const connect = async (again: boolean): Promise<void> => {
+      let connected: pg.PoolClient;
+      try {
+        connected = await this.#pool.connect();
+      } catch {
+        return schedule();
+      }
+      connected.on('notification', (message) => {
+        if (message.channel === channel) onNotify();
+      });
+      connected.on('error', () => drop(connected));
+      client = connected;
+      try {
+        await connected.query(`LISTEN ${channel}`);
+      } catch {
+        return drop(connected);
+      }
+      if (again) onNotify();
+    };
+    await connect(false);
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const listening = client;
+      client = undefined;
+      if (!listening) return;
+      try {
+        await listening.query(`UNLISTEN ${channel}`);
+        listening.release();
+      } catch {
+        listening.release(true);
+      }
+    };
   }
 
   async close(): Promise<void> {
