@@ -1,4 +1,5 @@
 import { verifySignature } from '@followup/webhooks';
+import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
@@ -10,6 +11,9 @@ import { createAccountStore } from '../tokens/account-store.js';
 import { createDeliveryStore } from './deliveries.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 import { createEndpointStore } from './webhook-endpoints.js';
+
+// Stripe's helpers (the `stripe` package, a dev dependency only); no request is made.
+const stripe = new Stripe('sk_test_compatibility_only');
 
 describe('the delivery worker', () => {
   const database = useTestDatabase();
@@ -121,6 +125,13 @@ describe('the delivery worker', () => {
           secret: 'whsec_not-the-secret',
           now: new Date(clock.now()),
         }),
+      ).toThrow();
+      // Stripe's own verifier accepts it too (its clock is the real one, hence the tolerance).
+      expect(
+        stripe.webhooks.constructEvent(request.body, header, endpoint.secret, 10 ** 10),
+      ).toEqual(body);
+      expect(() =>
+        stripe.webhooks.constructEvent(request.body, header, 'whsec_not-the-secret', 10 ** 10),
       ).toThrow();
     }
     expect(await attempts(delivery?.id as string)).toEqual([
