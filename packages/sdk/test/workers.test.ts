@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,8 +22,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-afterAll(() => {
-  if (child?.pid !== undefined && child.exitCode === null) child.kill('SIGTERM');
+afterAll(async () => {
+  // The npm `workerd` command is a Node launcher that starts the real binary as its child: it
+  // runs in a process group of its own, and the whole group is stopped.
+  if (child?.pid !== undefined && child.exitCode === null) {
+    const exited = once(child, 'exit');
+    process.kill(-child.pid, 'SIGTERM');
+    await exited;
+  }
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -52,7 +59,10 @@ const worker :Workerd.Worker = (
 );
 `,
     );
-    child = spawn(workerd, ['serve', join(scratch, 'config.capnp')], { stdio: 'pipe' });
+    child = spawn(workerd, ['serve', join(scratch, 'config.capnp')], {
+      stdio: 'pipe',
+      detached: true,
+    });
     let output = '';
     child.stderr?.on('data', (chunk) => {
       output += chunk;
