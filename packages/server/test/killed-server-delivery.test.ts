@@ -1,18 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../src/cli/run-cli.js';
-import {
-  openTestDatabase,
-  testDatabaseUrl,
-  testDriver,
-  uniqueSchemaName,
-} from './support/database.js';
+import { useCliStorage } from './support/cli-storage.js';
 import { startSubscriber } from './support/subscriber.js';
 
 // The built command (turbo builds before it tests), run as a process of its own so that it can
@@ -22,35 +14,13 @@ const CONTACTS = 10;
 const HUNG = 5;
 
 describe('a server killed in the middle of its deliveries', () => {
-  let dataDir: string;
-  let schema: string | undefined;
+  const storage = useCliStorage('followup-killed-');
+  const { storageArguments } = storage;
   const children: ChildProcess[] = [];
 
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'followup-killed-'));
-    if (testDriver === 'postgres') {
-      schema = uniqueSchemaName();
-      const database = await openTestDatabase();
-      await database.query(`CREATE SCHEMA ${schema}`);
-      await database.close();
-    }
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await rm(dataDir, { recursive: true, force: true });
-    if (schema) {
-      const database = await openTestDatabase();
-      await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await database.close();
-    }
   });
-
-  function storageArguments(): string[] {
-    if (testDriver === 'pglite') return ['--data-dir', dataDir];
-    const url = new URL(testDatabaseUrl());
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    return ['--database-url', url.toString()];
-  }
 
   async function operator(...argv: string[]) {
     const out: string[] = [];

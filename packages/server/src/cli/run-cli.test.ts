@@ -1,15 +1,9 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { verifySignature } from '@followup/webhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openTestDatabase,
-  testDatabaseUrl,
-  testDriver,
-  uniqueSchemaName,
-  useTestDatabase,
-} from '../../test/support/database.js';
+import { describe, expect, it } from 'vitest';
+import { useCliStorage } from '../../test/support/cli-storage.js';
+import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { createIdGenerator } from '../ids.js';
@@ -394,32 +388,8 @@ describe('followup-server', () => {
   });
 
   describe('start', () => {
-    let dataDir: string;
-    let schema: string | undefined;
-    beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'followup-cli-'));
-      if (testDriver === 'postgres') {
-        schema = uniqueSchemaName();
-        const database = await openTestDatabase();
-        await database.query(`CREATE SCHEMA ${schema}`);
-        await database.close();
-      }
-    });
-    afterAll(async () => {
-      await rm(dataDir, { recursive: true, force: true });
-      if (schema) {
-        const database = await openTestDatabase();
-        await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await database.close();
-      }
-    });
-
-    function storageArguments(): string[] {
-      if (testDriver === 'pglite') return ['--data-dir', dataDir];
-      const url = new URL(testDatabaseUrl());
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      return ['--database-url', url.toString()];
-    }
+    const storage = useCliStorage('followup-cli-');
+    const { storageArguments } = storage;
 
     async function exerciseOperator() {
       const operator = async (...argv: string[]) => {
@@ -471,10 +441,12 @@ describe('followup-server', () => {
       if (testDriver === 'pglite') {
         // The running server owns its data directory: a second process must not open it.
         const second = captureIo();
-        expect(await runCli(['start', '--port', '0', '--data-dir', dataDir], second.io)).toBe(1);
+        expect(
+          await runCli(['start', '--port', '0', '--data-dir', storage.dataDir()], second.io),
+        ).toBe(1);
         expect(second.err.join('')).toContain('data_directory_locked');
         // Operator commands reach the running server through its loopback channel.
-        const channelPath = join(dataDir, OPERATOR_CHANNEL_FILE);
+        const channelPath = join(storage.dataDir(), OPERATOR_CHANNEL_FILE);
         expect((await stat(channelPath)).mode & 0o777).toBe(0o600);
         const channel = JSON.parse(await readFile(channelPath, 'utf8'));
         expect(new URL(channel.url).hostname).toBe('127.0.0.1');
@@ -497,8 +469,10 @@ describe('followup-server', () => {
       expect(await exit).toBe(0);
       await expect(fetch(`${announced.url}/healthz`)).rejects.toThrow();
       if (testDriver === 'pglite') {
-        await expect(stat(join(dataDir, LOCK_FILE_NAME))).rejects.toMatchObject({ code: 'ENOENT' });
-        await expect(stat(join(dataDir, OPERATOR_CHANNEL_FILE))).rejects.toMatchObject({
+        await expect(stat(join(storage.dataDir(), LOCK_FILE_NAME))).rejects.toMatchObject({
+          code: 'ENOENT',
+        });
+        await expect(stat(join(storage.dataDir(), OPERATOR_CHANNEL_FILE))).rejects.toMatchObject({
           code: 'ENOENT',
         });
       }
