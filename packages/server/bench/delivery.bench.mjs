@@ -6,35 +6,14 @@
 // p50 and p99. On PGlite, and on
 // PostgreSQL when FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set.
 // Writes bench/delivery-results.json and bench/delivery-results.md.
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
-import {
-  buildServer,
-  createAccountStore,
-  createDeliveryWorker,
-  migrate,
-  openPGliteDatabase,
-  openPostgresDatabase,
-} from '../dist/index.js';
+import { buildServer, createAccountStore, createDeliveryWorker, migrate } from '../dist/index.js';
+import { openDrivers } from './drivers.mjs';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-
-async function openDrivers() {
-  const drivers = [{ name: 'pglite', open: () => openPGliteDatabase() }];
-  const url = process.env.FOLLOWUP_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (url) {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    drivers.push({
-      name: 'postgres',
-      open: () => openPostgresDatabase({ connectionString: url, schema }),
-      cleanup: (database) => database.query(`DROP SCHEMA ${schema} CASCADE`),
-    });
-  }
-  return drivers;
-}
 
 function percentile(sorted, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];

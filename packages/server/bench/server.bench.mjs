@@ -7,19 +7,13 @@
 // own work (authentication, database, validation, logging off) costs. On PGlite, and on
 // PostgreSQL when FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set.
 // Writes bench/results.json and bench/results.md.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import {
-  buildServer,
-  createAccountStore,
-  migrate,
-  openPGliteDatabase,
-  openPostgresDatabase,
-  seedDemoData,
-} from '../dist/index.js';
+import { buildServer, createAccountStore, migrate, seedDemoData } from '../dist/index.js';
+import { openDrivers } from './drivers.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -30,20 +24,6 @@ const EHR_BODY = JSON.stringify({
   appointment: { id: 'a-1', status: 'checked-in', provider: 'p-7', at: '2026-03-01T09:00:00Z' },
 });
 const EHR_SIGNATURE = `sha256=${createHmac('sha256', EHR_SECRET).update(EHR_BODY).digest('hex')}`;
-
-async function openDrivers() {
-  const drivers = [{ name: 'pglite', open: () => openPGliteDatabase() }];
-  const url = process.env.FOLLOWUP_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (url) {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    drivers.push({
-      name: 'postgres',
-      open: () => openPostgresDatabase({ connectionString: url, schema }),
-      cleanup: (database) => database.query(`DROP SCHEMA ${schema} CASCADE`),
-    });
-  }
-  return drivers;
-}
 
 async function measure(options) {
   const result = await autocannon({
