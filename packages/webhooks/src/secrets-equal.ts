@@ -36,8 +36,3 @@ export function secretsEqual(a: unknown, b: unknown): boolean {
   }
   return difference === 0;
 }
-
-/** @internal Constant-time equality of two byte arrays of any lengths. */
-export function bytesEqual(left: Uint8Array, right: Uint8Array): boolean {
-  return secretsEqual(left, right);
-}

@@ -4,7 +4,7 @@ import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
 import type { HeadersLike } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
-import { bytesEqual } from './secrets-equal.js';
+import { secretsEqual } from './secrets-equal.js';
 import {
   noMatchingSignature,
   planSignatureVerification,
@@ -110,7 +110,7 @@ async function matchSecret(job: VerificationJob): Promise<number> {
     const data = signedBytes(job.prefix, job.body);
     const expected = await hmac(job.secrets[index] as WebhookSecret, data);
     for (const candidate of job.candidates) {
-      if (bytesEqual(expected, candidate)) return index;
+      if (secretsEqual(expected, candidate)) return index;
     }
   }
   throw noMatchingSignature(job);
