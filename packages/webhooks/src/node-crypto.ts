@@ -1,15 +1,21 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
+import {
+  CANONICAL_PREFIX_MAX_LENGTH,
+  readCanonicalSignatureHeader,
+} from './internal/canonical-signature-header.js';
 import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
-import type { HeadersLike } from './internal/read-header.js';
+import { type HeadersLike, readHeader } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
+import { DEFAULT_TOLERANCE_SECONDS, LARGEST_SECONDS } from './internal/time.js';
 import {
   noMatchingSignature,
   planSignatureVerification,
   planSigning,
   planVendorVerification,
   type SafeVerifyResult,
+  SIGNATURE_HEADER,
   type SignOptions,
   type VendorVerifyOptions,
   type VerificationJob,
@@ -20,7 +26,9 @@ import {
 import type { SignedVendorProfile } from './vendor-profiles.js';
 
 // A KeyObject per string secret saves encoding the secret and setting up the key on every call
-// (about a tenth of a small verification). Bounded, oldest first out.
+// (about a tenth of a small verification). Bounded, oldest first out. Only secrets that passed
+// normalizeSecrets get here (keyOf is called after planning), so a string found in the cache is
+// known to be a valid secret: the fast path below relies on it.
 const KEY_CACHE_SIZE = 64;
 const keyCache = new Map<string, KeyObject>();
 
@@ -114,8 +122,89 @@ export function verifySignature(
   header: string | HeadersLike,
   options: VerifyOptions,
 ): VerifiedSignature {
+  return (
+    verifyCanonicalSignature(payload, header, options) ??
+    verifySignatureGeneralPath(payload, header, options)
+  );
+}
+
+/** @internal The general path of {@link verifySignature}: every input, every error. */
+export function verifySignatureGeneralPath(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): VerifiedSignature {
   const job = planSignatureVerification(payload, header, options);
   return { timestamp: job.timestamp as number, secretIndex: matchSecret(job) };
+}
+
+// Scratch space of the fast path: the claimed digest and the signed prefix `<digits>.`, with a
+// view of the prefix for each length, so that a verification allocates none of them. Safe to
+// share because the fast path is synchronous and reads every user-supplied value (option
+// getters, a Headers object) before it writes here.
+const canonicalDigest = Buffer.alloc(32);
+const canonicalPrefix = new Uint8Array(CANONICAL_PREFIX_MAX_LENGTH);
+const canonicalPrefixes = Array.from({ length: CANONICAL_PREFIX_MAX_LENGTH + 1 }, (_, length) =>
+  canonicalPrefix.subarray(0, length),
+);
+
+function headerValueQuietly(header: string | HeadersLike): unknown {
+  if (typeof header === 'string') return header;
+  try {
+    return readHeader(header, SIGNATURE_HEADER);
+  } catch {
+    return undefined; // The general path reads it again and throws the same error.
+  }
+}
+
+/**
+ * @internal The fast path of {@link verifySignature}, for the common case only: one string
+ * secret already in the key cache (so already validated), a string or byte payload, a header
+ * in the exact form FollowUp sends (`t=<digits>,v1=<64 lowercase hex>`), plain timestamp
+ * options, and a signature that matches. Returns `undefined` on any deviation or failure,
+ * without throwing, so that every error comes from the general path, which starts over.
+ */
+export function verifyCanonicalSignature(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): VerifiedSignature | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const secret = options.secret;
+  if (typeof secret !== 'string') return undefined;
+  const key = keyCache.get(secret);
+  if (key === undefined) return undefined;
+  let body: string | Uint8Array;
+  if (payload instanceof Uint8Array) body = payload;
+  else if (typeof payload === 'string' && payload.isWellFormed()) body = payload;
+  else return undefined;
+  // The same reading of the options as checkTimestamp and toUnixSeconds, for the plain cases.
+  let tolerance = -1;
+  let now = 0;
+  if (options.ignoreTimestamp !== true) {
+    const toleranceOption = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+    if (typeof toleranceOption !== 'number' || !(toleranceOption >= 0)) return undefined;
+    if (toleranceOption === Number.POSITIVE_INFINITY) return undefined;
+    tolerance = toleranceOption;
+    const nowOption = options.now;
+    if (nowOption === undefined) now = Math.floor(Date.now() / 1000);
+    else if (typeof nowOption === 'number' && nowOption >= 0 && nowOption < LARGEST_SECONDS) {
+      now = Math.floor(nowOption);
+    } else return undefined;
+  }
+  const value = headerValueQuietly(header);
+  if (typeof value !== 'string') return undefined;
+  // From here on no user code runs, so the scratch buffers cannot be reused under us.
+  const timestamp = readCanonicalSignatureHeader(value, canonicalDigest, canonicalPrefix);
+  if (timestamp === -1) return undefined;
+  if (tolerance !== -1 && (now - timestamp > tolerance || timestamp - now > tolerance)) {
+    return undefined;
+  }
+  const expected = createHmac('sha256', key)
+    .update(canonicalPrefixes[value.length - 69] as Uint8Array)
+    .update(body)
+    .digest();
+  return timingSafeEqual(expected, canonicalDigest) ? { timestamp, secretIndex: 0 } : undefined;
 }
 
 /**
@@ -134,7 +223,8 @@ export function safeVerifySignature(
   options: VerifyOptions,
 ): SafeVerifyResult {
   try {
-    return { ok: true, ...verifySignature(payload, header, options) };
+    const { timestamp, secretIndex } = verifySignature(payload, header, options);
+    return { ok: true, timestamp, secretIndex };
   } catch (error) {
     if (WebhookVerificationError.isInstance(error)) return { ok: false, error };
     throw error;

@@ -3,8 +3,8 @@ import { verificationError } from '../errors.js';
 /** Default tolerance of the timestamp check, in seconds, in both directions. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-// 10^11 seconds is the year 5138; a larger "seconds" value is almost surely milliseconds.
-const LARGEST_SECONDS = 1e11;
+/** 10^11 seconds is the year 5138; a larger "seconds" value is almost surely milliseconds. */
+export const LARGEST_SECONDS = 1e11;
 
 /** A point in time: a `Date`, or whole seconds since the Unix epoch. */
 export type Instant = Date | number;
