@@ -161,6 +161,6 @@ export {
   webhookEventSchema,
 } from './schemas/webhook-event.js';
 
-// Deliberately not exported: src/internal (the request pipeline on ky, Retry-After and
+// Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,
 // and tested, through FollowUp; their shape may change in any release.

@@ -12,15 +12,9 @@ import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chro
 const available = chromiumAvailable();
 
 const repository = new URL('../../../', import.meta.url).pathname;
-const served = [
-  'node_modules/ky/',
-  'node_modules/zod/',
-  'packages/sdk/dist/',
-  'packages/webhooks/dist/',
-];
+const served = ['node_modules/zod/', 'packages/sdk/dist/', 'packages/webhooks/dist/'];
 const importMap = {
   imports: {
-    ky: '/node_modules/ky/distribution/index.js',
     zod: '/node_modules/zod/index.js',
     '@followup/webhooks/web': '/packages/webhooks/dist/web.js',
   },

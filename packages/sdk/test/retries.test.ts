@@ -148,6 +148,19 @@ describe('retries', () => {
     expect(calls).toBe(1);
   });
 
+  it('surfaces a TypeError that is not a network failure at once, without retrying it', async () => {
+    let calls = 0;
+    const refused = new TypeError('Headers.append: "a\nb" is an invalid header value.');
+    const { client } = clientFor(fixture, {
+      fetch: async () => {
+        calls++;
+        throw refused;
+      },
+    });
+    await expect(client.contacts.get('con_00000000')).rejects.toBe(refused);
+    expect(calls).toBe(1);
+  });
+
   it('retries what the custom fetch reports as a network failure', async () => {
     let calls = 0;
     const { client } = clientFor(fixture, {

@@ -1,4 +1,3 @@
-import ky, { isNetworkError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import type { WithResponse } from '../api-promise.js';
 import type {
@@ -18,6 +17,7 @@ import {
 } from '../errors.js';
 import { backoffDelay, RETRYABLE_STATUSES } from './backoff.js';
 import { makeAPIError } from './make-api-error.js';
+import { isNetworkError } from './network-error.js';
 import { parseProblem } from './problem.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
 import { raceAbort } from './sleep.js';
@@ -98,33 +98,27 @@ function isAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
 }
 
 /**
- * The request pipeline: ky for the transport (its own retry and timeout switched off), and our
- * policy around it: one deadline per call, retries with `Retry-After` or full-jitter backoff,
- * status-to-error mapping and zod validation.
+ * The request pipeline: one `fetch` per attempt, and our policy around it: one deadline per
+ * call, retries with `Retry-After` or full-jitter backoff, status-to-error mapping and zod
+ * validation.
+ *
+ * It calls `fetch` directly rather than through ky: ky's retry, timeout and error handling were
+ * all switched off in favour of this policy, and what was left (building a `Request`, merging
+ * headers, composing signals) cost more per page than the whole budget the walk benchmark allows
+ * (bench/results.md measures a ky loop beside the SDK).
  */
 export class HttpClient {
   readonly #settings: HttpClientSettings;
-  readonly #ky: KyInstance;
+  // The token lives only here and in `#settings`, never on a public property.
+  readonly #authorization: string;
+  readonly #fetch: FetchLike;
 
   constructor(settings: HttpClientSettings) {
     this.#settings = settings;
-    // The token lives only in this closure and in `#settings`, never on a public property.
-    const authorization = `Bearer ${settings.token}`;
-    this.#ky = ky.create({
-      ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      hooks: {
-        beforeRequest: [
-          ({ request, options }) => {
-            if (options.context.authenticate !== false) {
-              request.headers.set('authorization', authorization);
-            }
-          },
-        ],
-      },
-    });
+    this.#authorization = `Bearer ${settings.token}`;
+    // Called as a plain function: some runtimes refuse a `fetch` called with another `this`.
+    const custom = settings.fetch;
+    this.#fetch = custom ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   /** The client's settings without the token. */
@@ -204,6 +198,14 @@ export class HttpClient {
     };
 
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    if (spec.authenticate !== false) headers.authorization = this.#authorization;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const init: RequestInit = { method, headers, signal };
+    if (body !== undefined) init.body = body;
     if (method === 'POST') {
       headers['idempotency-key'] =
         options.idempotencyKey === undefined
@@ -222,13 +224,7 @@ export class HttpClient {
         let phase: 'send' | 'read' = 'send';
         logger?.debug?.('followup: request', { method, url, attempt });
         try {
-          const response = await this.#ky(url, {
-            method,
-            headers,
-            signal,
-            context: { authenticate: spec.authenticate !== false },
-            ...(spec.body === undefined ? {} : { json: spec.body }),
-          });
+          const response = await this.#fetch(url, init);
           phase = 'read';
           const text = await response.text();
           const requestId = response.headers.get('x-request-id') ?? undefined;
@@ -260,15 +256,16 @@ export class HttpClient {
           if (FollowUpError.isInstance(caught)) throw caught;
           const stop = stopped(caught);
           if (stop !== undefined) throw stop;
-          // Only a network failure is worth another attempt: one recognised by ky while sending,
-          // or a body stream that broke while reading. Anything else is a bug to surface as is.
+          // Only a network failure is worth another attempt: one that fetch reports while
+          // sending, or a body stream that broke while reading. Anything else is a bug to surface
+          // as is.
           const network = phase === 'send' ? isNetworkError(caught) : caught instanceof TypeError;
           if (!network) throw caught;
           failure = new APIConnectionError({
             message: `Could not complete ${method} ${url}: the connection failed.`,
             method,
             url,
-            cause: networkCause(caught),
+            cause: caught,
           });
           reason = 'connection';
         }
@@ -331,14 +328,4 @@ export class HttpClient {
     }
     throw new ResponseValidationError({ ...context, message, issues });
   }
-}
-
-/** The fetch error under ky's `NetworkError` wrapper, which holds the request (and its headers). */
-function networkCause(error: unknown): unknown {
-  // ky's errors keep the `Request`, whose headers hold the token: never pass one on.
-  if (typeof error === 'object' && error !== null && 'request' in error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause ?? new Error(String((error as { message?: unknown }).message));
-  }
-  return error;
 }
