@@ -122,10 +122,14 @@ export function verifySignature(
   header: string | HeadersLike,
   options: VerifyOptions,
 ): VerifiedSignature {
-  return (
-    verifyCanonicalSignature(payload, header, options) ??
-    verifySignatureGeneralPath(payload, header, options)
-  );
+  let verified: VerifiedSignature | undefined;
+  try {
+    verified = verifyCanonicalSignature(payload, header, options);
+  } catch {
+    // Only user code can throw here (an option's getter, say); the general path calls it again
+    // and throws as it always did.
+  }
+  return verified ?? verifySignatureGeneralPath(payload, header, options);
 }
 
 /** @internal The general path of {@link verifySignature}: every input, every error. */
@@ -201,13 +205,13 @@ export function verifyCanonicalSignature(
   if (tolerance !== -1 && (now - timestamp > tolerance || timestamp - now > tolerance)) {
     return undefined;
   }
-  // The digest is taken as a latin1 string (one character per byte, exactly) and written into
+  // The digest is taken as a 'binary' (latin1) string, one character per byte, and written into
   // scratch space: a Buffer made by digest() costs more than everything else here together.
   const expected = createHmac('sha256', key)
     .update(canonicalPrefixes[value.length - 69] as Uint8Array)
     .update(body)
-    .digest('latin1');
-  canonicalExpected.write(expected, 0, 32, 'latin1');
+    .digest('binary');
+  canonicalExpected.write(expected, 0, 32, 'binary');
   return timingSafeEqual(canonicalExpected, canonicalDigest)
     ? { timestamp, secretIndex: 0 }
     : undefined;
