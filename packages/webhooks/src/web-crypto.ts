@@ -1,9 +1,14 @@
 import { WebhookVerificationError } from './errors.js';
+import {
+  CANONICAL_PREFIX_MAX_LENGTH,
+  readCanonicalSignatureHeader,
+} from './internal/canonical-signature-header.js';
 import { bytesToHex } from './internal/hex.js';
 import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
-import type { HeadersLike } from './internal/read-header.js';
+import { type HeadersLike, readHeader } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
+import { DEFAULT_TOLERANCE_SECONDS, LARGEST_SECONDS } from './internal/time.js';
 import { secretsEqual } from './secrets-equal.js';
 import {
   noMatchingSignature,
@@ -11,6 +16,7 @@ import {
   planSigning,
   planVendorVerification,
   type SafeVerifyResult,
+  SIGNATURE_HEADER,
   type SignOptions,
   type VendorVerifyOptions,
   type VerificationJob,
@@ -25,16 +31,17 @@ const encoder = new TextEncoder();
 // Importing an HMAC key costs about as much as signing a small body, so keys are imported once
 // per secret and kept (non-extractable) in a small cache, oldest first out. Once imported, the
 // key itself is kept rather than its promise, so a verification awaits only the signing.
+// String secrets are keyed by themselves, byte secrets by their content in hexadecimal (so a
+// buffer changed in place gets a new key), in two maps so that the two never collide. Only
+// secrets that passed normalizeSecrets get here, so a string found in its map is a valid
+// secret: the fast path below relies on it.
 const KEY_CACHE_SIZE = 64;
-const keyCache = new Map<string, CryptoKey | Promise<CryptoKey>>();
-
-function cacheKeyOf(secret: WebhookSecret): string {
-  // Byte secrets are keyed by their content, so a buffer changed in place gets a new key.
-  return typeof secret === 'string' ? `s${secret}` : `b${bytesToHex(secret)}`;
-}
+const stringKeyCache = new Map<string, CryptoKey | Promise<CryptoKey>>();
+const bytesKeyCache = new Map<string, CryptoKey | Promise<CryptoKey>>();
 
 function importKey(secret: WebhookSecret): CryptoKey | Promise<CryptoKey> {
-  const cacheKey = cacheKeyOf(secret);
+  const keyCache = typeof secret === 'string' ? stringKeyCache : bytesKeyCache;
+  const cacheKey = typeof secret === 'string' ? secret : bytesToHex(secret);
   const cached = keyCache.get(cacheKey);
   if (cached !== undefined) return cached;
   const raw = typeof secret === 'string' ? encoder.encode(secret) : secret.slice();
@@ -172,13 +179,105 @@ export async function signPayload(payload: WebhookPayload, options: SignOptions)
  * };
  * ```
  */
-export async function verifySignature(
+export function verifySignature(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): Promise<VerifiedSignature> {
+  let verified: Promise<VerifiedSignature> | undefined;
+  try {
+    verified = verifyCanonicalSignature(payload, header, options);
+  } catch {
+    // Only user code can throw here (an option's getter, say); the general path calls it again
+    // and rejects as it always did.
+  }
+  return verified ?? verifySignatureGeneralPath(payload, header, options);
+}
+
+/** @internal The general path of {@link verifySignature}: every input, every error. */
+export async function verifySignatureGeneralPath(
   payload: WebhookPayload,
   header: string | HeadersLike,
   options: VerifyOptions,
 ): Promise<VerifiedSignature> {
   const job = planSignatureVerification(payload, header, options);
   return { timestamp: job.timestamp as number, secretIndex: await matchSecret(job) };
+}
+
+function headerValueQuietly(header: string | HeadersLike): unknown {
+  if (typeof header === 'string') return header;
+  try {
+    return readHeader(header, SIGNATURE_HEADER);
+  } catch {
+    return undefined; // The general path reads it again and rejects with the same error.
+  }
+}
+
+/**
+ * @internal The fast path of {@link verifySignature}, for the common case only: one string
+ * secret whose key is already imported, a string, byte or `ArrayBuffer` payload, a header in
+ * the exact form FollowUp sends (`t=<digits>,v1=<64 lowercase hex>`) and plain timestamp
+ * options. It signs once and resolves with no async function in between. Returns `undefined`
+ * on any deviation, and hands a signature that does not match to the general path, so that
+ * every error comes from the general path, which starts over.
+ */
+export function verifyCanonicalSignature(
+  payload: WebhookPayload,
+  header: string | HeadersLike,
+  options: VerifyOptions,
+): Promise<VerifiedSignature> | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const secret = options.secret;
+  if (typeof secret !== 'string') return undefined;
+  const key = stringKeyCache.get(secret);
+  if (key === undefined || key instanceof Promise) return undefined;
+  let body: string | Uint8Array;
+  if (payload instanceof Uint8Array) body = payload;
+  else if (payload instanceof ArrayBuffer) body = new Uint8Array(payload);
+  else if (typeof payload === 'string' && payload.isWellFormed()) body = payload;
+  else return undefined;
+  // The same reading of the options as checkTimestamp and toUnixSeconds, for the plain cases.
+  let tolerance = -1;
+  let now = 0;
+  if (options.ignoreTimestamp !== true) {
+    const toleranceOption = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+    if (typeof toleranceOption !== 'number' || !(toleranceOption >= 0)) return undefined;
+    if (toleranceOption === Number.POSITIVE_INFINITY) return undefined;
+    tolerance = toleranceOption;
+    const nowOption = options.now;
+    if (nowOption === undefined) now = Math.floor(Date.now() / 1000);
+    else if (typeof nowOption === 'number' && nowOption >= 0 && nowOption < LARGEST_SECONDS) {
+      now = Math.floor(nowOption);
+    } else return undefined;
+  }
+  const value = headerValueQuietly(header);
+  if (typeof value !== 'string') return undefined;
+  // From here on no user code runs until sign() has copied the scratch buffer. The claimed
+  // digest gets an array of its own: it is compared after the await, when the scratch buffer
+  // may serve another call.
+  const bodyLength = typeof body === 'string' ? body.length * 3 : body.byteLength;
+  const bytes = scratchOf(CANONICAL_PREFIX_MAX_LENGTH + bodyLength);
+  const claimed = new Uint8Array(32);
+  // The prefix `<digits>.` is written at the start of the scratch buffer, the body after it.
+  const timestamp = readCanonicalSignatureHeader(value, claimed, bytes);
+  if (timestamp === -1) return undefined;
+  if (tolerance !== -1 && (now - timestamp > tolerance || timestamp - now > tolerance)) {
+    return undefined;
+  }
+  const prefixLength = value.length - 69;
+  let length = prefixLength;
+  if (typeof body === 'string') {
+    length += encoder.encodeInto(body, bytes.subarray(prefixLength)).written;
+  } else {
+    bytes.set(body, prefixLength);
+    length += body.byteLength;
+  }
+  const generally = () => verifySignatureGeneralPath(payload, header, options);
+  return sign(key, bytes.subarray(0, length)).then(
+    (mac) =>
+      secretsEqual(new Uint8Array(mac), claimed) ? { timestamp, secretIndex: 0 } : generally(),
+    generally,
+  );
 }
 
 /**
@@ -197,7 +296,8 @@ export async function safeVerifySignature(
   options: VerifyOptions,
 ): Promise<SafeVerifyResult> {
   try {
-    return { ok: true, ...(await verifySignature(payload, header, options)) };
+    const { timestamp, secretIndex } = await verifySignature(payload, header, options);
+    return { ok: true, timestamp, secretIndex };
   } catch (error) {
     if (WebhookVerificationError.isInstance(error)) return { ok: false, error };
     throw error;
