@@ -97,20 +97,27 @@ export function walkItems<Item, P extends Page<Item>>(
   let items: readonly Item[] = [];
   let index = 0;
   let finished = false;
-  const iterator: AsyncIterableIterator<Item> = {
-    async next(): Promise<IteratorResult<Item, undefined>> {
-      while (index >= items.length) {
-        if (finished) return { done: true, value: undefined };
-        const result = await pages.next();
-        if (result.done === true) {
-          finished = true;
-          items = [];
-          return { done: true, value: undefined };
-        }
-        items = result.value.items;
-        index = 0;
+  const nextPage = async (): Promise<IteratorResult<Item, undefined>> => {
+    while (index >= items.length) {
+      if (finished) return { done: true, value: undefined };
+      const result = await pages.next();
+      if (result.done === true) {
+        finished = true;
+        items = [];
+        return { done: true, value: undefined };
       }
-      return { done: false, value: items[index++] as Item };
+      items = result.value.items;
+      index = 0;
+    }
+    return { done: false, value: items[index++] as Item };
+  };
+  const iterator: AsyncIterableIterator<Item> = {
+    // Not async: an item already in hand is handed over without an async function's frame.
+    next(): Promise<IteratorResult<Item, undefined>> {
+      if (index < items.length) {
+        return Promise.resolve({ done: false, value: items[index++] as Item });
+      }
+      return nextPage();
     },
     async return(): Promise<IteratorResult<Item, undefined>> {
       finished = true;
