@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 
 const TOTAL = 100_000;
 const LIMIT = 200;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const WARMUP = 2;
 const TOKEN = 'hns_sa_bench.YmVuY2gtc2VjcmV0LWJlbmNoLXNlY3JldC1iZW5jaA';
 
@@ -79,6 +79,8 @@ async function main() {
     process.exit(1);
   }
   const { FollowUp } = await import('../dist/index.js');
+  // For the breakdown only: ky, which the SDK used to call fetch through, in its leanest setup.
+  const { default: ky } = await import('ky');
   const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit' });
   const port = await new Promise((resolve) =>
     child.once('message', (message) => resolve(message.port)),
@@ -113,6 +115,23 @@ async function main() {
     return count;
   }
 
+  // The same loop as fetchWalk, through ky (retry, timeout and HTTP errors off): what a
+  // transport on ky costs before any validation or paging logic.
+  const kyClient = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
+  async function kyWalk() {
+    let count = 0;
+    for (let offset = 0; ; offset += LIMIT) {
+      const response = await kyClient(`${baseUrl}/api/contacts?limit=${LIMIT}&offset=${offset}`, {
+        headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const { contacts } = JSON.parse(await response.text());
+      for (const contact of contacts) if (contact.id.length > 0) count++;
+      if (contacts.length < LIMIT) break;
+    }
+    return count;
+  }
+
   async function timed(walk) {
     const started = performance.now();
     const count = await walk();
@@ -126,6 +145,7 @@ async function main() {
       await timed(sdkWalk);
       await timed(fetchWalk);
       await timed(sdkOffWalk);
+      await timed(kyWalk);
     }
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -136,15 +156,18 @@ async function main() {
       const sdkMs = sdkFirst ? first : second;
       const fetchMs = sdkFirst ? second : first;
       const sdkOffMs = await timed(sdkOffWalk);
+      const kyMs = await timed(kyWalk);
       rounds.push({
         sdkMs,
         fetchMs,
         sdkOffMs,
+        kyMs,
         ratio: sdkMs / fetchMs,
         offRatio: sdkOffMs / fetchMs,
+        kyRatio: kyMs / fetchMs,
       });
       console.log(
-        `round ${round + 1}: sdk ${sdkMs.toFixed(1)} ms, fetch ${fetchMs.toFixed(1)} ms, ratio ${(sdkMs / fetchMs).toFixed(3)}; sdk without validation ${sdkOffMs.toFixed(1)} ms`,
+        `round ${round + 1}: sdk ${sdkMs.toFixed(1)} ms, fetch ${fetchMs.toFixed(1)} ms, ratio ${(sdkMs / fetchMs).toFixed(3)}; sdk without validation ${sdkOffMs.toFixed(1)} ms; ky loop ${kyMs.toFixed(1)} ms`,
       );
     }
 
@@ -186,6 +209,8 @@ async function main() {
       medianRatio: median(rounds.map((round) => round.ratio)),
       medianSdkValidationOffMs: median(rounds.map((round) => round.sdkOffMs)),
       medianValidationOffRatio: median(rounds.map((round) => round.offRatio)),
+      medianKyLoopMs: median(rounds.map((round) => round.kyMs)),
+      medianKyLoopRatio: median(rounds.map((round) => round.kyRatio)),
       targetRatio: 1.15,
       heap: {
         maxRetainedGrowthMB: mb(maxRetained),
@@ -219,6 +244,7 @@ ${results.date}, Node ${results.node}, ${results.platform}.
 | fetch loop | ${results.medianFetchMs.toFixed(1)} ms |
 | SDK / fetch (median of per-round ratios) | **${results.medianRatio.toFixed(3)}x** (target 1.15x: ${verdict(results.medianRatio <= 1.15)}) |
 | for the breakdown: SDK with \`validation: 'off'\` | ${results.medianSdkValidationOffMs.toFixed(1)} ms, ${results.medianValidationOffRatio.toFixed(3)}x |
+| for comparison: the fetch loop through ky (no validation) | ${results.medianKyLoopMs.toFixed(1)} ms, ${results.medianKyLoopRatio.toFixed(3)}x |
 
 Heap during one more SDK walk, measured after a forced GC every 25 pages, relative to before
 the walk:
@@ -230,7 +256,7 @@ the walk:
 | trend (second half minus first half of the samples) | ${results.heap.trendSecondHalfMinusFirstHalfMB.toFixed(2)} MB |
 | peak growth without forcing GC (garbage not yet collected) | ${results.heap.peakGrowthWithoutGcMB.toFixed(2)} MB |
 
-Per round (ms, SDK/fetch/SDK without validation): ${rounds.map((round) => `${round.sdkMs.toFixed(0)}/${round.fetchMs.toFixed(0)}/${round.sdkOffMs.toFixed(0)}`).join(', ')}.
+Per round (ms, SDK/fetch/SDK without validation/ky loop): ${rounds.map((round) => `${round.sdkMs.toFixed(0)}/${round.fetchMs.toFixed(0)}/${round.sdkOffMs.toFixed(0)}/${round.kyMs.toFixed(0)}`).join(', ')}.
 `;
     writeFileSync(new URL('results.md', import.meta.url), markdown);
     console.log(markdown);

@@ -66,7 +66,9 @@ export interface RetryEvent {
 }
 
 /**
- * A `fetch`-compatible function. The SDK calls it with a `Request`.
+ * A `fetch`-compatible function. The SDK calls it with the absolute URL as a string and a
+ * `RequestInit` holding the method, headers (the token among them), body and signal; it must
+ * honour the signal, and report a failed connection as fetch does (a `TypeError`).
  *
  * @example
  * ```ts
@@ -101,7 +103,11 @@ export interface FollowUpOptions {
   timeout?: number;
   /** How many times a retryable failure is retried, 0 to 10 (so `maxRetries + 1` attempts). Default 2. */
   maxRetries?: number;
-  /** The `fetch` to use; defaults to `globalThis.fetch`. */
+  /**
+   * The `fetch` to use, e.g. one with a proxy or instrumentation; defaults to `globalThis.fetch`.
+   * A `TypeError` it throws with a runtime's network-failure message is retried like a dropped
+   * connection; any other error surfaces at once.
+   */
   fetch?: FetchLike;
   /** Aborts every call made by this client, including waits and later pages. */
   signal?: AbortSignal;
