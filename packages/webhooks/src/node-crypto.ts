@@ -6,9 +6,9 @@ import {
 } from './internal/canonical-signature-header.js';
 import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
-import { type HeadersLike, readHeader } from './internal/read-header.js';
+import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
-import { DEFAULT_TOLERANCE_SECONDS, LARGEST_SECONDS } from './internal/time.js';
+import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
 import {
   noMatchingSignature,
   planSignatureVerification,
@@ -153,15 +153,6 @@ const canonicalPrefixes = Array.from({ length: CANONICAL_PREFIX_MAX_LENGTH + 1 }
   canonicalPrefix.subarray(0, length),
 );
 
-function headerValueQuietly(header: string | HeadersLike): unknown {
-  if (typeof header === 'string') return header;
-  try {
-    return readHeader(header, SIGNATURE_HEADER);
-  } catch {
-    return undefined; // The general path reads it again and throws the same error.
-  }
-}
-
 /**
  * @internal The fast path of {@link verifySignature}, for the common case only: one string
  * secret already in the key cache (so already validated), a string or byte payload, a header
@@ -183,28 +174,16 @@ export function verifyCanonicalSignature(
   if (payload instanceof Uint8Array) body = payload;
   else if (typeof payload === 'string' && payload.isWellFormed()) body = payload;
   else return undefined;
-  // The same reading of the options as checkTimestamp and toUnixSeconds, for the plain cases.
-  let tolerance = -1;
-  let now = 0;
-  if (options.ignoreTimestamp !== true) {
-    const toleranceOption = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
-    if (typeof toleranceOption !== 'number' || !(toleranceOption >= 0)) return undefined;
-    if (toleranceOption === Number.POSITIVE_INFINITY) return undefined;
-    tolerance = toleranceOption;
-    const nowOption = options.now;
-    if (nowOption === undefined) now = Math.floor(Date.now() / 1000);
-    else if (typeof nowOption === 'number' && nowOption >= 0 && nowOption < LARGEST_SECONDS) {
-      now = Math.floor(nowOption);
-    } else return undefined;
-  }
-  const value = headerValueQuietly(header);
+  const tolerance = plainTolerance(options);
+  if (Number.isNaN(tolerance)) return undefined;
+  const now = tolerance === -1 ? 0 : plainNow(options);
+  if (Number.isNaN(now)) return undefined;
+  const value = readHeaderQuietly(header, SIGNATURE_HEADER);
   if (typeof value !== 'string') return undefined;
   // From here on no user code runs, so the scratch buffers cannot be reused under us.
   const timestamp = readCanonicalSignatureHeader(value, canonicalDigest, canonicalPrefix);
   if (timestamp === -1) return undefined;
-  if (tolerance !== -1 && (now - timestamp > tolerance || timestamp - now > tolerance)) {
-    return undefined;
-  }
+  if (!withinPlainTolerance(timestamp, tolerance, now)) return undefined;
   // The digest is taken as a 'binary' (latin1) string, one character per byte, and written into
   // scratch space: a Buffer made by digest() costs more than everything else here together.
   const expected = createHmac('sha256', key)

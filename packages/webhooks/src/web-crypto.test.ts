@@ -35,6 +35,19 @@ describe('the fast path of the Web Crypto verifySignature', () => {
       verifyCanonicalSignature(BODY, header, { secret: SECRET, now: T - 301 }),
     ).toBeUndefined();
     expect(verifyCanonicalSignature(BODY, header, { secret: [SECRET], now: T })).toBeUndefined();
+    // Options the general path refuses with a RangeError are left to it, at their edges too.
+    const late = await signPayload(BODY, { secret: SECRET, timestamp: 99_999_999_999 });
+    for (const now of [1e11, Number.NaN, -1, new Date(T * 1000)]) {
+      expect(verifyCanonicalSignature(BODY, late, { secret: SECRET, now })).toBeUndefined();
+    }
+    expect(
+      verifyCanonicalSignature(BODY, late, { secret: SECRET, now: 99_999_999_999.5 }),
+    ).toBeDefined();
+    for (const tolerance of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(
+        verifyCanonicalSignature(BODY, header, { secret: SECRET, now: T, tolerance }),
+      ).toBeUndefined();
+    }
     expect(
       verifyCanonicalSignature(BODY, header, { secret: 'whsec_never_imported', now: T }),
     ).toBeUndefined();

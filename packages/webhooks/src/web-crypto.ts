@@ -6,9 +6,9 @@ import {
 import { bytesToHex } from './internal/hex.js';
 import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
-import { type HeadersLike, readHeader } from './internal/read-header.js';
+import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
-import { DEFAULT_TOLERANCE_SECONDS, LARGEST_SECONDS } from './internal/time.js';
+import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
 import { secretsEqual } from './secrets-equal.js';
 import {
   noMatchingSignature,
@@ -204,15 +204,6 @@ export async function verifySignatureGeneralPath(
   return { timestamp: job.timestamp as number, secretIndex: await matchSecret(job) };
 }
 
-function headerValueQuietly(header: string | HeadersLike): unknown {
-  if (typeof header === 'string') return header;
-  try {
-    return readHeader(header, SIGNATURE_HEADER);
-  } catch {
-    return undefined; // The general path reads it again and rejects with the same error.
-  }
-}
-
 /**
  * @internal The fast path of {@link verifySignature}, for the common case only: one string
  * secret whose key is already imported, a string, byte or `ArrayBuffer` payload, a header in
@@ -236,21 +227,11 @@ export function verifyCanonicalSignature(
   else if (payload instanceof ArrayBuffer) body = new Uint8Array(payload);
   else if (typeof payload === 'string' && payload.isWellFormed()) body = payload;
   else return undefined;
-  // The same reading of the options as checkTimestamp and toUnixSeconds, for the plain cases.
-  let tolerance = -1;
-  let now = 0;
-  if (options.ignoreTimestamp !== true) {
-    const toleranceOption = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
-    if (typeof toleranceOption !== 'number' || !(toleranceOption >= 0)) return undefined;
-    if (toleranceOption === Number.POSITIVE_INFINITY) return undefined;
-    tolerance = toleranceOption;
-    const nowOption = options.now;
-    if (nowOption === undefined) now = Math.floor(Date.now() / 1000);
-    else if (typeof nowOption === 'number' && nowOption >= 0 && nowOption < LARGEST_SECONDS) {
-      now = Math.floor(nowOption);
-    } else return undefined;
-  }
-  const value = headerValueQuietly(header);
+  const tolerance = plainTolerance(options);
+  if (Number.isNaN(tolerance)) return undefined;
+  const now = tolerance === -1 ? 0 : plainNow(options);
+  if (Number.isNaN(now)) return undefined;
+  const value = readHeaderQuietly(header, SIGNATURE_HEADER);
   if (typeof value !== 'string') return undefined;
   // From here on no user code runs until sign() has copied the scratch buffer. The claimed
   // digest gets an array of its own: it is compared after the await, when the scratch buffer
@@ -261,9 +242,7 @@ export function verifyCanonicalSignature(
   // The prefix `<digits>.` is written at the start of the scratch buffer, the body after it.
   const timestamp = readCanonicalSignatureHeader(value, claimed, bytes);
   if (timestamp === -1) return undefined;
-  if (tolerance !== -1 && (now - timestamp > tolerance || timestamp - now > tolerance)) {
-    return undefined;
-  }
+  if (!withinPlainTolerance(timestamp, tolerance, now)) return undefined;
   const prefixLength = value.length - 69;
   let length = prefixLength;
   if (typeof body === 'string') {

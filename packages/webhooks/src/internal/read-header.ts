@@ -56,3 +56,16 @@ export function readHeader(headers: HeadersLike, name: string): string | undefin
   }
   throw verificationError('malformed_header', `The ${name} header is not a string.`);
 }
+
+/**
+ * For the fast paths: the header as {@link readHeader} reads it, or `undefined` where it would
+ * throw (the general path then reads it again and throws).
+ */
+export function readHeaderQuietly(headers: string | HeadersLike, name: string): unknown {
+  if (typeof headers === 'string') return headers;
+  try {
+    return readHeader(headers, name);
+  } catch {
+    return undefined;
+  }
+}

@@ -3,8 +3,8 @@ import { verificationError } from '../errors.js';
 /** Default tolerance of the timestamp check, in seconds, in both directions. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** 10^11 seconds is the year 5138; a larger "seconds" value is almost surely milliseconds. */
-export const LARGEST_SECONDS = 1e11;
+// 10^11 seconds is the year 5138; a larger "seconds" value is almost surely milliseconds.
+const LARGEST_SECONDS = 1e11;
 
 /** A point in time: a `Date`, or whole seconds since the Unix epoch. */
 export type Instant = Date | number;
@@ -69,4 +69,41 @@ export function checkTimestamp(timestamp: number, options: TimestampOptions): vo
       `The signature timestamp is ${timestamp - now} s in the future, more than the ${tolerance} s tolerance.`,
     );
   }
+}
+
+/**
+ * For the fast paths: the tolerance that {@link checkTimestamp} would use, -1 when it would skip
+ * the check (`ignoreTimestamp: true`), or `NaN` when `tolerance` is anything but absent or a
+ * finite, non-negative number. Reads the options once and never throws, so that the caller can
+ * read them before it touches shared scratch space, and leave anything unusual to the general
+ * path.
+ */
+export function plainTolerance(options: TimestampOptions): number {
+  if (options.ignoreTimestamp === true) return -1;
+  const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  return typeof tolerance === 'number' && Number.isFinite(tolerance) && tolerance >= 0
+    ? tolerance
+    : Number.NaN;
+}
+
+/**
+ * For the fast paths: the `now` that {@link checkTimestamp} would use, in whole seconds, or
+ * `NaN` when `now` is anything but absent or plain Unix seconds (a `Date` included). Never
+ * throws.
+ */
+export function plainNow(options: TimestampOptions): number {
+  const now = options.now;
+  if (now === undefined) return Math.floor(Date.now() / 1000);
+  return typeof now === 'number' && now >= 0 && now < LARGEST_SECONDS
+    ? Math.floor(now)
+    : Number.NaN;
+}
+
+/**
+ * For the fast paths: whether {@link checkTimestamp} would let `timestamp` through, given what
+ * {@link plainTolerance} and {@link plainNow} returned (`now` is not read when the tolerance is
+ * -1).
+ */
+export function withinPlainTolerance(timestamp: number, tolerance: number, now: number): boolean {
+  return tolerance === -1 || !(now - timestamp > tolerance || timestamp - now > tolerance);
 }
