@@ -23,7 +23,7 @@ const SIZES = [
   ['64 KB', 64 * 1024],
   ['1 MB', 1024 * 1024],
 ];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 200);
 const SECRET = 'whsec_bench_5f1c0a7e9d3b4c2a8e6f0d1b3c5a7e9f';
 const SW_SECRET = `whsec_${Buffer.from('bench-standard-webhooks-secret!!').toString('base64')}`;

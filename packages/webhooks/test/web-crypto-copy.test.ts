@@ -17,6 +17,22 @@ describe('Web Crypto scratch buffer', () => {
     expect(new Uint8Array(await pending)).toEqual(expected);
   });
 
+  it('relies on crypto.subtle.verify copying its signature and data before it returns', async () => {
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode('k'),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    const data = new Uint8Array(4096).fill(7);
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, data));
+    const pending = crypto.subtle.verify('HMAC', key, signature, data);
+    data.fill(9);
+    signature.fill(0);
+    expect(await pending).toBe(true);
+  });
+
   it('keeps concurrent verifications of different bodies apart', async () => {
     const now = 1_700_000_000;
     const secrets = ['whsec_a', 'whsec_b', new Uint8Array([1, 2, 3])];
