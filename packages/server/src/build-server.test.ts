@@ -11,6 +11,17 @@ describe('buildServer', () => {
       app.get('/test/crash', async () => {
         throw new Error('database password is hunter2');
       });
+      // PostgreSQL errors that quote a stored value in their message, detail and hint.
+      app.get('/test/database-crash', async () => {
+        await server().database.query('SELECT $1::int', ['alice@example.com']);
+      });
+      app.get('/test/database-detail', async () => {
+        await server().database.query(
+          `DO $$ BEGIN RAISE EXCEPTION 'duplicate bob@example.com' USING ERRCODE = '23505',
+           DETAIL = 'Key (email)=(bob@example.com) already exists.', HINT = 'bob@example.com',
+           CONSTRAINT = 'contacts_email_key'; END $$`,
+        );
+      });
       app.get('/test/teapot', async () => {
         throw new ProblemError({
           status: 418,
@@ -80,6 +91,29 @@ describe('buildServer', () => {
       ),
     ).toBe(true);
   });
+
+  it.each([
+    ['/test/database-crash', 'alice@example.com', '22P02'],
+    ['/test/database-detail', 'bob@example.com', '23505'],
+  ])(
+    'logs a database error from %s by its SQLSTATE, never the values it quotes',
+    async (url, value, code) => {
+      const response = await server().app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toContain(value);
+      const logged = server().logs.map((line) => JSON.parse(line));
+      const failure = logged.find(
+        (line) => line.level === 50 && line.requestId === response.headers['x-request-id'],
+      );
+      expect(failure?.err).toMatchObject({
+        type: 'RedactedDatabaseError',
+        code,
+        severity: 'ERROR',
+      });
+      expect(failure?.err.stack).toContain('\n    at ');
+      expect(server().logs.join('\n')).not.toContain(value);
+    },
+  );
 
   it('accepts a body of exactly 1 MiB and refuses one byte more with 413 payload_too_large', async () => {
     const fits = JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT_BYTES - 10) });

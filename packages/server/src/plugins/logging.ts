@@ -56,3 +56,39 @@ export function loggerOptions(options: LoggingOptions) {
     },
   };
 }
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** @internal A PostgreSQL error as logged: see {@link loggableError}. */
+export class RedactedDatabaseError extends Error {
+  override name = 'RedactedDatabaseError';
+}
+const NAMED_FIELDS = ['constraint', 'table', 'column', 'schema', 'dataType', 'routine'] as const;
+
+/**
+ * @internal What a failure is logged as. A PostgreSQL error (from pg or PGlite) keeps its
+ * SQLSTATE, its severity, the names it points at (constraint, table, column, routine) and its
+ * stack, but not its message, detail, hint or context: those can quote the values of a row (a
+ * contact's e-mail, say), and the log is no place for them. Any other error is logged as it is.
+ */
+export function loggableError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const fields = error as Error & Record<string, unknown>;
+  const code = fields.code;
+  if (typeof code !== 'string' || !SQLSTATE.test(code) || typeof fields.severity !== 'string') {
+    return error;
+  }
+  const constraint = typeof fields.constraint === 'string' ? ` on ${fields.constraint}` : '';
+  const safe = new RedactedDatabaseError(
+    `PostgreSQL error ${code}${constraint} (its message and detail are not logged: they can quote stored values)`,
+  ) as RedactedDatabaseError & Record<string, unknown>;
+  safe.code = code;
+  safe.severity = fields.severity;
+  for (const name of NAMED_FIELDS) {
+    if (typeof fields[name] === 'string') safe[name] = fields[name];
+  }
+  // The stack's first line repeats the message; keep only the frames.
+  const frames = typeof error.stack === 'string' ? error.stack.indexOf('\n    at ') : -1;
+  safe.stack = `RedactedDatabaseError: ${safe.message}${frames === -1 ? '' : (error.stack as string).slice(frames)}`;
+  return safe;
+}
