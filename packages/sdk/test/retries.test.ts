@@ -161,6 +161,17 @@ describe('retries', () => {
     expect(calls).toBe(1);
   });
 
+  it('calls a custom fetch as a plain function, as an unbound browser fetch requires', async () => {
+    const { client } = clientFor(fixture, {
+      fetch(this: unknown, input, init) {
+        // A browser's own fetch throws "Illegal invocation" for any `this` but the window.
+        if (this !== undefined) throw new TypeError('Illegal invocation');
+        return fetch(input, init);
+      },
+    });
+    expect((await client.contacts.get('con_00000000')).id).toBe('con_00000000');
+  });
+
   it('retries what the custom fetch reports as a network failure', async () => {
     let calls = 0;
     const { client } = clientFor(fixture, {

@@ -105,8 +105,8 @@ function isAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
  *
  * It calls `fetch` directly rather than through ky: ky's retry, timeout and error handling were
  * all switched off in favour of this policy, and what was left (building a `Request`, merging
- * headers, composing signals) cost more per page than the whole budget the walk benchmark allows
- * (bench/results.md measures a ky loop beside the SDK).
+ * headers, composing signals) cost about as much per page as the walk benchmark allows the whole
+ * client (bench/results.md times a ky loop beside the SDK).
  */
 export class HttpClient {
   readonly #settings: HttpClientSettings;
@@ -117,9 +117,13 @@ export class HttpClient {
   constructor(settings: HttpClientSettings) {
     this.#settings = settings;
     this.#authorization = `Bearer ${settings.token}`;
-    // Called as a plain function: some runtimes refuse a `fetch` called with another `this`.
+    // Either is called as a plain function: a browser's own `fetch`, passed unbound, refuses to
+    // run with another object as `this` ("Illegal invocation").
     const custom = settings.fetch;
-    this.#fetch = custom ?? ((input, init) => globalThis.fetch(input, init));
+    this.#fetch =
+      custom === undefined
+        ? (input, init) => globalThis.fetch(input, init)
+        : (input, init) => custom(input, init);
   }
 
   /** The client's settings without the token. */
