@@ -4,11 +4,20 @@
 #   stop-test-postgres.sh          stops the server running in the test directory, if any
 #   stop-test-postgres.sh PID      stops it only if PID is its pid (what start exported as
 #                                  FOLLOWUP_TEST_PG_STARTED_PID); an empty PID means "this shell
-#                                  did not start it": nothing is stopped
+#                                  did not start it": nothing is stopped. The server is found
+#                                  from the pid even without the FOLLOWUP_TEST_PG_DIR start used
 set -euo pipefail
 
 followup_pg_dir="${FOLLOWUP_TEST_PG_DIR:-/tmp/followup-pg}"
 pid_file="$followup_pg_dir/data/postmaster.pid"
+# Given a pid, find its data directory from its command line (`postgres -D <dir> …`), so that a
+# server started with another FOLLOWUP_TEST_PG_DIR is still found.
+if [ "$#" -ge 1 ] && [ -n "$1" ] && [ -r "/proc/$1/cmdline" ]; then
+  data_dir=$(tr '\0' '\n' <"/proc/$1/cmdline" | awk 'previous == "-D" { print; exit } { previous = $0 }')
+  if [ -n "$data_dir" ] && [ -f "$data_dir/postmaster.pid" ]; then
+    pid_file="$data_dir/postmaster.pid"
+  fi
+fi
 
 if [ "$#" -ge 1 ] && [ -z "$1" ]; then
   echo "stop-test-postgres: this shell did not start PostgreSQL; leaving it running" >&2
