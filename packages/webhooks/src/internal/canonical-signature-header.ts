@@ -1,8 +1,4 @@
-// Value of each lowercase ASCII hexadecimal digit; 0xff for every other ASCII character.
-const LOWERCASE_HEX_VALUES = new Uint8Array(128).fill(0xff);
-for (let digit = 0; digit < 16; digit++) {
-  LOWERCASE_HEX_VALUES['0123456789abcdef'.charCodeAt(digit)] = digit;
-}
+import { decodeHexDigestInto } from './hex.js';
 
 /** Length of `t=` + `,v1=` + 64 hexadecimal digits: the header less its timestamp digits. */
 const FIXED_LENGTH = 70;
@@ -50,7 +46,7 @@ export function readCanonicalSignatureHeader(
     prefix[index] = code;
   }
   prefix[digits] = 0x2e; // .
-  let at = 2 + digits;
+  const at = 2 + digits;
   if (
     header.charCodeAt(at) !== 0x2c || // ,
     header.charCodeAt(at + 1) !== 0x76 || // v
@@ -59,18 +55,6 @@ export function readCanonicalSignatureHeader(
   ) {
     return -1;
   }
-  at += 4;
-  // As in decodeHexDigest: no branch in the loop, one judgement at the end.
-  let characters = 0;
-  let values = 0;
-  for (let index = 0; index < 32; index++, at += 2) {
-    const highCode = header.charCodeAt(at);
-    const lowCode = header.charCodeAt(at + 1);
-    const high = LOWERCASE_HEX_VALUES[highCode & 0x7f] as number;
-    const low = LOWERCASE_HEX_VALUES[lowCode & 0x7f] as number;
-    characters |= highCode | lowCode;
-    values |= high | low;
-    digest[index] = (high << 4) | low;
-  }
-  return characters > 0x7f || values > 0x0f ? -1 : timestamp;
+  // The length checked above leaves exactly 64 characters after `v1=`.
+  return decodeHexDigestInto(header, at + 4, digest, true) ? timestamp : -1;
 }
