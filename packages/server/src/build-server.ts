@@ -5,7 +5,7 @@ import { type Clock, systemClock } from './clock.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { installIdempotency } from './plugins/idempotency.js';
-import { type LoggingOptions, loggableError, loggerOptions } from './plugins/logging.js';
+import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
 import {
@@ -139,7 +139,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
               try {
                 onOutboxEvent();
               } catch (error) {
-                app.log.error({ err: loggableError(error) }, 'onOutboxEvent failed');
+                app.log.error({ err: error }, 'onOutboxEvent failed');
               }
             },
           }

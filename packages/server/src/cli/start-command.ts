@@ -2,7 +2,6 @@ import { buildServer } from '../build-server.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
 import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
-import { loggableError } from '../plugins/logging.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
@@ -56,8 +55,7 @@ export async function startCommand(
     allowPrivate,
     ...(retryDelays ? { retryDelays } : {}),
     ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
-    onError: (error) =>
-      app?.log.error({ err: loggableError(error) }, 'outbound delivery failed to run'),
+    onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
   app = buildServer({
     database,

@@ -44,6 +44,13 @@ export function loggerOptions(options: LoggingOptions) {
       paths: redactedHeaders.flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]),
       censor: '[redacted]',
     },
+    // Runs on every line before the serializers, so that every error logged under `err`, by
+    // our code or by Fastify's, passes through loggableError.
+    formatters: {
+      log(object: Record<string, unknown>) {
+        return object.err === undefined ? object : { ...object, err: loggableError(object.err) };
+      },
+    },
     serializers: {
       req(request: FastifyRequest) {
         return {
@@ -66,7 +73,8 @@ export class RedactedDatabaseError extends Error {
 const NAMED_FIELDS = ['constraint', 'table', 'column', 'schema', 'dataType', 'routine'] as const;
 
 /**
- * @internal What a failure is logged as. A PostgreSQL error (from pg or PGlite) keeps its
+ * @internal What a failure is logged as (every `err` of every log line goes through it; see
+ * {@link loggerOptions}). A PostgreSQL error (from pg or PGlite) keeps its
  * SQLSTATE, its severity, the names it points at (constraint, table, column, routine) and its
  * stack, but not its message, detail, hint or context: those can quote the values of a row (a
  * contact's e-mail, say), and the log is no place for them. Any other error is logged as it is.

@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FollowUpServerError } from '../errors.js';
-import { loggableError } from './logging.js';
 
 /** One invalid field of a `validation_failed` problem. */
 export interface ProblemFieldError {
@@ -186,7 +185,7 @@ export function sendProblem(
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: loggableError(error) }, 'request failed');
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);
   });
