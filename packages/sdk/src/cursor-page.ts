@@ -1,5 +1,4 @@
-import { FollowUpError } from './errors.js';
-import { Page } from './page.js';
+import { noNextPage, Page } from './page.js';
 
 /**
  * What a cursor page asks for.
@@ -89,14 +88,7 @@ export class CursorPage<Item> extends Page<Item> {
    */
   getNextPage(): Promise<CursorPage<Item>> {
     const params = this.nextPageParams();
-    if (params === null) {
-      return Promise.reject(
-        new FollowUpError({
-          code: 'no_next_page',
-          message: 'This is the last page; check hasNextPage() before getNextPage().',
-        }),
-      );
-    }
+    if (params === null) return Promise.reject(noNextPage());
     return this.#load(params, this.#depth + 1);
   }
 }

@@ -1,5 +1,4 @@
-import { FollowUpError } from './errors.js';
-import { Page } from './page.js';
+import { noNextPage, Page } from './page.js';
 
 /**
  * Where an offset page starts and how many items it asks for.
@@ -81,14 +80,7 @@ export class OffsetPage<Item> extends Page<Item> {
    */
   getNextPage(): Promise<OffsetPage<Item>> {
     const params = this.nextPageParams();
-    if (params === null) {
-      return Promise.reject(
-        new FollowUpError({
-          code: 'no_next_page',
-          message: 'This is the last page; check hasNextPage() before getNextPage().',
-        }),
-      );
-    }
+    if (params === null) return Promise.reject(noNextPage());
     return this.#load(params);
   }
 }

@@ -1,3 +1,4 @@
+import { FollowUpError } from './errors.js';
 /**
  * One page of a list: its {@link Page.items}, whether there is a next page, and how to get it.
  * A page is also async-iterable over its own items and those of every later page, fetched lazily
@@ -59,6 +60,14 @@ export abstract class Page<Item> implements AsyncIterable<Item> {
   [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
     return walkItems<Item, Page<Item>>(walkPages({ promise: Promise.resolve(this) }));
   }
+}
+
+/** @internal What `getNextPage()` rejects with on the last page. */
+export function noNextPage(): FollowUpError {
+  return new FollowUpError({
+    code: 'no_next_page',
+    message: 'This is the last page; check hasNextPage() before getNextPage().',
+  });
 }
 
 /** Takes the first page's promise out of its box, so that the walk does not keep it. */

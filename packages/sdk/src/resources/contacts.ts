@@ -1,4 +1,4 @@
-import { APIPromise } from '../api-promise.js';
+import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
 import {
@@ -8,7 +8,6 @@ import {
   contactSchema,
   type UpdateContactInput,
 } from '../schemas/contact.js';
-import { countSchema } from '../schemas/count.js';
 import { CrudResource } from './crud-resource.js';
 
 /**
@@ -40,10 +39,6 @@ export class Contacts extends CrudResource<Contact, CreateContactInput, UpdateCo
    * ```
    */
   count(options?: RequestOptions): APIPromise<number> {
-    return new APIPromise(
-      this.http
-        .request({ method: 'GET', path: '/api/contacts/count', schema: countSchema, options })
-        .then(({ data, response }) => ({ data: data.count, response })),
-    );
+    return this.requestCount(options);
   }
 }

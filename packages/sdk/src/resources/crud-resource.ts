@@ -7,6 +7,7 @@ import { offsetLoader } from '../internal/list-loaders.js';
 import { checkLimit, checkOffset } from '../internal/list-params.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
+import { countSchema } from '../schemas/count.js';
 
 /**
  * Parameters of an offset `list()`.
@@ -75,6 +76,18 @@ export class CrudResource<Item, CreateInput, UpdateInput> {
   constructor(http: HttpClient, spec: CrudResourceSpec<Item>) {
     this.http = http;
     this.#spec = spec;
+  }
+
+  /**
+   * `GET <path>/count` (service v1.1), for the resources that have it: what their `count()`
+   * calls.
+   */
+  protected requestCount(options: RequestOptions | undefined): APIPromise<number> {
+    return new APIPromise(
+      this.http
+        .request({ method: 'GET', path: `${this.#spec.path}/count`, schema: countSchema, options })
+        .then(({ data, response }) => ({ data: data.count, response })),
+    );
   }
 
   /**

@@ -1,7 +1,6 @@
-import { APIPromise } from '../api-promise.js';
+import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
-import { countSchema } from '../schemas/count.js';
 import {
   type CreateDealInput,
   type Deal,
@@ -40,10 +39,6 @@ export class Deals extends CrudResource<Deal, CreateDealInput, UpdateDealInput> 
    * ```
    */
   count(options?: RequestOptions): APIPromise<number> {
-    return new APIPromise(
-      this.http
-        .request({ method: 'GET', path: '/api/deals/count', schema: countSchema, options })
-        .then(({ data, response }) => ({ data: data.count, response })),
-    );
+    return this.requestCount(options);
   }
 }
