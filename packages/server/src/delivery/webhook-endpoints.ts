@@ -129,6 +129,15 @@ export function createEndpointStore(options: {
     return toInfo(row, clock.now());
   }
 
+  function setState(id: string, state: 'active' | 'disabled') {
+    return updateOne(
+      `UPDATE webhook_endpoints SET state = $3, updated_at = $2 WHERE id = $1
+       RETURNING ${infoColumns}`,
+      [id, new Date(clock.now()), state],
+      id,
+    );
+  }
+
   return {
     /** Subscribes a URL to event kinds (all known ones by default); returns its secret once. */
     async add(input: {
@@ -159,22 +168,12 @@ export function createEndpointStore(options: {
 
     /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */
     disable(id: string): Promise<WebhookEndpointInfo> {
-      return updateOne(
-        `UPDATE webhook_endpoints SET state = 'disabled', updated_at = $2 WHERE id = $1
-         RETURNING ${infoColumns}`,
-        [id, new Date(clock.now())],
-        id,
-      );
+      return setState(id, 'disabled');
     },
 
     /** Delivers to an endpoint again, the deliveries that waited included. */
     enable(id: string): Promise<WebhookEndpointInfo> {
-      return updateOne(
-        `UPDATE webhook_endpoints SET state = 'active', updated_at = $2 WHERE id = $1
-         RETURNING ${infoColumns}`,
-        [id, new Date(clock.now())],
-        id,
-      );
+      return setState(id, 'active');
     },
 
     /**
