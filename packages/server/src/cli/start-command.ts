@@ -47,12 +47,15 @@ export async function startCommand(
     values['allow-private-endpoints'] === true ||
     values.demo === true ||
     isTrue(io.env.ALLOW_PRIVATE_ENDPOINTS);
+  const allowInsecure =
+    values['allow-insecure-endpoints'] === true || isTrue(io.env.ALLOW_INSECURE_ENDPOINTS);
   const { database, release } = await storage.open();
   const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
     database,
     allowPrivate,
+    allowInsecure,
     ...(retryDelays ? { retryDelays } : {}),
     ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),

@@ -12,6 +12,9 @@ Commands:
                                           implies --allow-private-endpoints
       --allow-private-endpoints           deliver webhooks to loopback and private addresses too
                                           (ALLOW_PRIVATE_ENDPOINTS=true)
+      --allow-insecure-endpoints          deliver webhooks over http: to public addresses too,
+                                          the events in clear (ALLOW_INSECURE_ENDPOINTS=true);
+                                          without it http: reaches private addresses only
       --delivery-retry-delays 1,2,4       seconds before each retry of a delivery
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
       --delivery-timeout SECONDS          the most one delivery attempt may take
@@ -69,6 +72,7 @@ export const optionSpec = {
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
+  'allow-insecure-endpoints': { type: 'boolean', default: false },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },

@@ -50,6 +50,12 @@ export interface DeliveryWorkerOptions {
    */
   allowPrivate?: boolean;
   /**
+   * Whether `http:` endpoints may be reached on public addresses, the event in clear
+   * (`--allow-insecure-endpoints`, `ALLOW_INSECURE_ENDPOINTS`). Off by default: `http:` reaches
+   * only private addresses, where those are allowed (local development).
+   */
+  allowInsecure?: boolean;
+  /**
    * How long a claimed delivery stays with this worker, in milliseconds; after it, another
    * worker may take it (the holder was killed). Defaults to the attempt timeout plus 5 s (the
    * time to record the attempt).
@@ -125,6 +131,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const random = options.random ?? Math.random;
   const allowPrivate = options.allowPrivate ?? false;
+  const allowInsecure = options.allowInsecure ?? false;
   const onError = options.onError ?? (() => {});
 
   const inFlight = new Set<Promise<void>>();
@@ -212,6 +219,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       headers: request.headers,
       timeoutMs,
       allowPrivate,
+      allowInsecure,
       ...(options.lookup ? { lookup: options.lookup } : {}),
     });
     try {

@@ -29,6 +29,27 @@ describe('isPublicAddress', () => {
     '::ffff:10.0.0.1',
     '64:ff9b::a9fe:a9fe',
     '2001:db8::1',
+    // IANA special-purpose ranges and unallocated blocks the hand-written list let through.
+    '::7f00:1',
+    '::a00:1',
+    '::808:808',
+    '::ffff:0:7f00:1',
+    '::ffff:0:808:808',
+    '64:ff9b:1::808:808',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:2::1',
+    '2001:10::1',
+    '2001:20::1',
+    '5f00::1',
+    '3fff::1',
+    '3fff:fff::1',
+    '100:0:0:1::1',
+    '4000::1',
+    'fe80::1%eth0',
+    '192.31.196.1',
+    '192.52.193.1',
+    '192.175.48.1',
     'localhost',
     'not an address',
     '',
@@ -36,12 +57,17 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'accepts %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('accepts %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   it('refuses every address of the private IPv4 networks', () => {
     const octet = fc.integer({ min: 0, max: 255 });
@@ -96,9 +122,14 @@ describe('guardedLookup', () => {
       callback: (error: Error | null, list: LookupAddress[]) => void,
     ) =>
       callback(null, addresses);
-  const run = (addresses: LookupAddress[], allowPrivate: boolean) =>
+  const run = (
+    addresses: LookupAddress[],
+    allowPrivate: boolean,
+    protocol = 'https:',
+    allowInsecure = false,
+  ) =>
     new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-      guardedLookup(allowPrivate, resolver(addresses) as never)(
+      guardedLookup({ allowPrivate, allowInsecure, protocol }, resolver(addresses) as never)(
         'hooks.example.test',
         {},
         (error, address) => resolve({ error, address }),
@@ -124,5 +155,24 @@ describe('guardedLookup', () => {
   it('lets private addresses through when allowed', async () => {
     const result = await run([{ address: '127.0.0.1', family: 4 }], true);
     expect(result).toEqual({ error: null, address: '127.0.0.1' });
+  });
+
+  it('refuses http: to a public address unless insecure endpoints are allowed', async () => {
+    const publicAnswer = [{ address: '93.184.216.34', family: 4 }];
+    expect((await run(publicAnswer, false, 'http:')).error?.code).toBe('endpoint_insecure');
+    expect((await run(publicAnswer, true, 'http:')).error?.code).toBe('endpoint_insecure');
+    expect(await run(publicAnswer, false, 'http:', true)).toEqual({
+      error: null,
+      address: '93.184.216.34',
+    });
+    // A name with one public answer among private ones is still in clear on the internet.
+    const mixed = [{ address: '10.0.0.5', family: 4 }, ...publicAnswer];
+    expect((await run(mixed, true, 'http:')).error?.code).toBe('endpoint_insecure');
+  });
+
+  it('lets http: reach private addresses where private endpoints are allowed', async () => {
+    const local = [{ address: '127.0.0.1', family: 4 }];
+    expect(await run(local, true, 'http:')).toEqual({ error: null, address: '127.0.0.1' });
+    expect((await run(local, false, 'http:')).error?.code).toBe('endpoint_address_private');
   });
 });

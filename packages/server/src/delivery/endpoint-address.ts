@@ -1,72 +1,83 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { FollowUpServerError } from '../errors.js';
 
-// Addresses a delivery must never reach unless private endpoints are allowed: loopback, private
-// networks, link-local (cloud metadata services live at 169.254.169.254), carrier-grade NAT,
-// "this network", multicast, reserved and documentation ranges. IPv4 addresses embedded in IPv6
-// (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96) are judged as the IPv4 address they carry.
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+// Which addresses may receive deliveries comes from ipaddr.js, whose range tables follow the IANA
+// IPv4 and IPv6 special-purpose address registries (loopback, private, link-local, carrier-grade
+// NAT, documentation, benchmarking, 6to4, Teredo, ORCHID, segment routing, AS112, AMT, …): only
+// its `unicast` range is public. IPv6 must also lie in 2000::/3, the only block IANA allocates as
+// global unicast, which rules out the deprecated IPv4-compatible ::/96 (`::7f00:1` is 127.0.0.1)
+// and every other unallocated block. An IPv6 address that carries an IPv4 address and reaches it
+// (mapped ::ffff:0:0/96, the well-known NAT64 prefix 64:ff9b::/96) is judged as that IPv4
+// address; the local-use NAT64 prefix 64:ff9b:1::/48 and the translated ::ffff:0:0:0/96 never
+// are public.
+const globalUnicast = ipaddr.IPv6.parseCIDR('2000::/3');
+const wellKnownNat64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+function isPublicIPv4(address: ipaddr.IPv4): boolean {
+  return address.range() === 'unicast';
 }
 
-/** The IPv4 address an IPv6 address carries (mapped or NAT64), if it carries one. */
-function embeddedIPv4(address: string): string | undefined {
-  const match =
-    /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(
-      address,
-    );
-  if (match === null) return undefined;
-  if (match[1] !== undefined) return match[1];
-  const high = Number.parseInt(match[2] as string, 16);
-  const low = Number.parseInt(match[3] as string, 16);
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+function isPublicIPv6(address: ipaddr.IPv6): boolean {
+  if (address.isIPv4MappedAddress()) return isPublicIPv4(address.toIPv4Address());
+  if (address.match(wellKnownNat64)) {
+    const bytes = address.toByteArray().slice(12);
+    return isPublicIPv4(new ipaddr.IPv4(bytes));
+  }
+  return address.range() === 'unicast' && address.match(globalUnicast);
 }
 
 /**
- * Whether an IP address may receive deliveries when private endpoints are not allowed: `false`
- * for loopback, private, link-local, reserved and similar ranges (see the list above), and for
- * anything that is not an IP address at all.
+ * Whether an IP address may receive deliveries when private endpoints are not allowed: `true`
+ * only for global unicast addresses outside every IANA special-purpose range (see above), and
+ * `false` for anything that is not an IP address at all. A zone index (`fe80::1%eth0`) is never
+ * public.
  */
 export function isPublicAddress(address: string): boolean {
-  const version = isIP(address);
-  if (version === 4) return !blocked.check(address, 'ipv4');
-  if (version === 6) {
-    const embedded = embeddedIPv4(address);
-    if (embedded !== undefined) return isIP(embedded) === 4 && !blocked.check(embedded, 'ipv4');
-    return !blocked.check(address, 'ipv6');
+  if (typeof address !== 'string') return false;
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) {
+    return isPublicIPv4(ipaddr.IPv4.parse(address));
   }
-  return false;
+  if (!ipaddr.IPv6.isValid(address)) return false;
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.zoneId !== undefined) return false;
+  return isPublicIPv6(parsed);
+}
+
+/** What deliveries may reach: see {@link guardedLookup}. */
+export interface AddressPolicy {
+  /** Loopback, private and reserved addresses too (`--allow-private-endpoints`). */
+  readonly allowPrivate: boolean;
+  /**
+   * `http:` to public addresses too (`--allow-insecure-endpoints`). Without it an `http:`
+   * endpoint is reached only on a private address, and only where those are allowed.
+   */
+  readonly allowInsecure: boolean;
+}
+
+/** Error code of a delivery refused because its host resolves to a private address. */
+export const PRIVATE_ADDRESS_REFUSED = 'endpoint_address_private';
+
+/**
+ * Error code of a delivery refused because it would carry the event in clear (`http:`) to a
+ * public address.
+ */
+export const INSECURE_ENDPOINT_REFUSED = 'endpoint_insecure';
+
+/**
+ * Why a delivery may not go to `address` over `protocol` under `policy`, as an error code, or
+ * `undefined` when it may.
+ */
+export function addressRefusal(
+  address: string,
+  protocol: string,
+  policy: AddressPolicy,
+): string | undefined {
+  const isPublic = isPublicAddress(address);
+  if (!isPublic) return policy.allowPrivate ? undefined : PRIVATE_ADDRESS_REFUSED;
+  if (protocol === 'http:' && !policy.allowInsecure) return INSECURE_ENDPOINT_REFUSED;
+  return undefined;
 }
 
 /**
@@ -95,36 +106,32 @@ export function checkEndpointUrl(text: string): URL {
   return url;
 }
 
-/** Error code of a delivery refused because its host resolves to a private address. */
-export const PRIVATE_ADDRESS_REFUSED = 'endpoint_address_private';
-
 /**
  * A `lookup` for `http.request` that resolves the endpoint's host and refuses to connect when
- * any address it resolves to is not public (unless `allowPrivate`), so the check and the
- * connection use the same answer: a name cannot pass the check and then resolve elsewhere.
- * A literal IP address in the URL is judged the same way.
+ * any address it resolves to is refused by {@link addressRefusal} (private, unless
+ * `allowPrivate`; public over `http:`, unless `allowInsecure`), so the check and the connection
+ * use the same answer: a name cannot pass the check and then resolve elsewhere.
  */
 export function guardedLookup(
-  allowPrivate: boolean,
+  policy: AddressPolicy & { readonly protocol: string },
   resolve: typeof dnsLookup = dnsLookup,
 ): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as LookupAddress[];
-      const refused = allowPrivate
-        ? undefined
-        : list.find((entry) => !isPublicAddress(entry.address));
-      if (list.length === 0 || refused !== undefined) {
-        const failure = Object.assign(
-          new Error(
-            list.length === 0
-              ? `${hostname} resolves to no address.`
-              : `${hostname} resolves to a private or reserved address; deliveries there need --allow-private-endpoints.`,
-          ),
-          { code: PRIVATE_ADDRESS_REFUSED },
-        );
-        return callback(failure, '', 0);
+      let code: string | undefined = list.length === 0 ? PRIVATE_ADDRESS_REFUSED : undefined;
+      for (const entry of list) {
+        code ??= addressRefusal(entry.address, policy.protocol, policy);
+      }
+      if (code !== undefined) {
+        const message =
+          list.length === 0
+            ? `${hostname} resolves to no address.`
+            : code === INSECURE_ENDPOINT_REFUSED
+              ? `${hostname} is public and the endpoint uses http:; deliveries in clear there need --allow-insecure-endpoints.`
+              : `${hostname} resolves to a private or reserved address; deliveries there need --allow-private-endpoints.`;
+        return callback(Object.assign(new Error(message), { code }), '', 0);
       }
       if ((options as { all?: boolean }).all) return callback(null, list);
       const first = list[0] as LookupAddress;

@@ -129,14 +129,56 @@ describe('postDelivery', () => {
     const resolve = ((_host: string, _options: unknown, callback: ResolveCallback) =>
       callback(null, [{ address: '127.0.0.1', family: 4 }])) as never;
     const target = `http://hooks.example.test:${port}/hooks`;
-    const allowed = await attempt(target, { lookup: guardedLookup(true, resolve) });
+    const allowed = await attempt(target, {
+      lookup: guardedLookup(
+        { allowPrivate: true, allowInsecure: false, protocol: 'http:' },
+        resolve,
+      ),
+    });
     expect(allowed).toMatchObject({ outcome: 'delivered', status: 200 });
     expect(received[0]?.headers.host).toBe(`hooks.example.test:${port}`);
     const refused = await attempt(target, {
       allowPrivate: false,
-      lookup: guardedLookup(false, resolve),
+      lookup: guardedLookup(
+        { allowPrivate: false, allowInsecure: false, protocol: 'http:' },
+        resolve,
+      ),
     });
     expect(refused).toMatchObject({ outcome: 'failed', error: 'endpoint_address_private' });
     expect(received).toHaveLength(1);
+  });
+
+  it('refuses http: to a public address unless insecure endpoints are allowed', async () => {
+    const { port, received } = await subscriber((_request, _body, response) =>
+      response.writeHead(200).end(),
+    );
+    // The name is public by the resolver's answer; the connection goes to loopback only when the
+    // policy lets the answer through (a resolver that lies stands in for a real public host).
+    let answer = '93.184.216.34';
+    const resolve = ((_host: string, _options: unknown, callback: ResolveCallback) =>
+      callback(null, [{ address: answer, family: 4 }])) as never;
+    const target = `http://hooks.example.test:${port}/hooks`;
+    for (const allowPrivate of [false, true]) {
+      const refused = await attempt(target, {
+        allowPrivate,
+        lookup: guardedLookup({ allowPrivate, allowInsecure: false, protocol: 'http:' }, resolve),
+      });
+      expect(refused).toMatchObject({ outcome: 'failed', error: 'endpoint_insecure' });
+    }
+    // A literal public address over http: is refused before any connection is tried.
+    expect(await attempt('http://93.184.216.34/hooks', { allowPrivate: false })).toMatchObject({
+      outcome: 'failed',
+      error: 'endpoint_insecure',
+    });
+    expect(received).toHaveLength(0);
+    // http: to a private address stays allowed where private endpoints are (local development).
+    answer = '127.0.0.1';
+    const local = await attempt(target, {
+      lookup: guardedLookup(
+        { allowPrivate: true, allowInsecure: false, protocol: 'http:' },
+        resolve,
+      ),
+    });
+    expect(local).toMatchObject({ outcome: 'delivered', status: 200 });
   });
 });

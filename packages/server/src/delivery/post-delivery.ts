@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { guardedLookup, isPublicAddress, PRIVATE_ADDRESS_REFUSED } from './endpoint-address.js';
+import { addressRefusal, guardedLookup } from './endpoint-address.js';
 
 /** What one delivery attempt came to. It never holds a secret or the body. */
 export interface DeliveryAttemptResult {
@@ -27,6 +27,11 @@ export interface PostDeliveryOptions {
   readonly timeoutMs: number;
   /** Whether loopback and private addresses may be reached (`--allow-private-endpoints`). */
   readonly allowPrivate: boolean;
+  /**
+   * Whether `http:` may reach public addresses (`--allow-insecure-endpoints`); without it an
+   * `http:` endpoint is reached only on a private address where those are allowed. Off by default.
+   */
+  readonly allowInsecure?: boolean;
   /** Name resolution, for tests; defaults to the system resolver behind the address guard. */
   readonly lookup?: LookupFunction;
   /** Monotonic milliseconds, for durations; defaults to `performance.now`. */
@@ -38,18 +43,21 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 // Connections are kept alive between attempts. A pooled connection goes to the address that was
 // checked when it opened, so reusing it cannot reach anywhere new; each address policy has pools
-// of its own, so a connection opened while private addresses were allowed never serves an
-// attempt where they are not.
-const agents = {
-  allowPrivate: {
-    http: new HttpAgent({ keepAlive: true, maxSockets: 32 }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
-  },
-  publicOnly: {
-    http: new HttpAgent({ keepAlive: true, maxSockets: 32 }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
-  },
-};
+// of its own, so a connection opened under a looser policy never serves an attempt under a
+// stricter one.
+const agents = new Map<string, HttpAgent>();
+
+function agentFor(secure: boolean, allowPrivate: boolean, allowInsecure: boolean): HttpAgent {
+  const key = `${secure}/${allowPrivate}/${allowInsecure}`;
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    agent = secure
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 32 })
+      : new HttpAgent({ keepAlive: true, maxSockets: 32 });
+    agents.set(key, agent);
+  }
+  return agent;
+}
 
 function failureCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -78,10 +86,16 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
   } catch {
     return Promise.resolve(finish('failed', undefined, 'invalid_endpoint_url'));
   }
+  const policy = {
+    allowPrivate: options.allowPrivate,
+    allowInsecure: options.allowInsecure ?? false,
+    protocol: url.protocol,
+  };
   // A literal address skips name resolution, so it is judged here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) !== 0 && !options.allowPrivate && !isPublicAddress(literal)) {
-    return Promise.resolve(finish('failed', undefined, PRIVATE_ADDRESS_REFUSED));
+  if (isIP(literal) !== 0) {
+    const refusal = addressRefusal(literal, url.protocol, policy);
+    if (refusal !== undefined) return Promise.resolve(finish('failed', undefined, refusal));
   }
   const secure = url.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
@@ -96,9 +110,8 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
     };
     const request = send(url, {
       method: 'POST',
-      agent:
-        agents[options.allowPrivate ? 'allowPrivate' : 'publicOnly'][secure ? 'https' : 'http'],
-      lookup: options.lookup ?? guardedLookup(options.allowPrivate),
+      agent: agentFor(secure, policy.allowPrivate, policy.allowInsecure),
+      lookup: options.lookup ?? guardedLookup(policy),
       headers: {
         ...options.headers,
         'content-type': 'application/json',
