@@ -14,6 +14,11 @@ import {
   type RateLimitOptions,
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
+import {
+  createClientErrorHandler,
+  MAX_PARAM_LENGTH,
+  routerErrorHandler,
+} from './plugins/router-errors.js';
 import { auditRoutes } from './routes/audit.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -106,7 +111,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     genReqId: () => newId('req'),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    // Errors are answered as problem+json by our handler, including framework errors.
+    // Every response is problem+json with a request id, whatever failed: the router's own
+    // errors and the HTTP parser's (clientError).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: routerErrorHandler,
+    clientErrorHandler: createClientErrorHandler(() => newId('req')),
     return503OnClosing: true,
   });
   // JSON only: without this, Fastify would also accept text/plain bodies.
