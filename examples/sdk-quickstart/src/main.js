@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServer } from '@followup/example-support';
 import { FollowUp } from '@followup/sdk';
-import { startServer } from './server-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'followup-quickstart-'));
 const server = await startServer({ dataDir }, { INBOX_WEBHOOK_SECRET: 'quickstart-inbox-secret' });

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { operator, startServer } from '@followup/example-support';
 import {
   AuthenticationError,
   ConflictError,
@@ -14,7 +15,6 @@ import {
 } from '@followup/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operator, startServer } from './server-process.js';
 
 const INBOX_SECRET = 'integration-inbox-secret';
 const databaseUrl = process.env.FOLLOWUP_TEST_DATABASE_URL;

@@ -70,12 +70,14 @@ export class Webhooks {
    *
    * @example
    * ```ts
-   * app.post('/webhooks/followup', async (request) => {
-   *   const event = await client.webhooks.unwrap(request.rawBody, request.headers, {
+   * // A Web `Request` (Hono, Next.js route handlers, Workers): read the body as text, unparsed.
+   * export async function POST(request: Request) {
+   *   const event = await client.webhooks.unwrap(await request.text(), request.headers, {
    *     secret: process.env.FOLLOWUP_WEBHOOK_SECRET!,
    *   });
    *   if (event.event === 'contact.created') await welcome(event.data.firstName);
-   * });
+   *   return new Response(null, { status: 204 });
+   * }
    * ```
    */
   async unwrap(

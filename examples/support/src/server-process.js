@@ -35,11 +35,21 @@ function storageArguments(storage) {
  *
  * @param {Storage} storage
  * @param {Record<string, string>} [environment] extra environment, e.g. INBOX_WEBHOOK_SECRET
+ * @param {string[]} [extraArguments] more `start` flags
  */
-export async function startServer(storage, environment = {}) {
+export async function startServer(storage, environment = {}, extraArguments = []) {
   const child = spawn(
     process.execPath,
-    [cli, 'start', '--demo', '--json', '--port', '0', ...storageArguments(storage)],
+    [
+      cli,
+      'start',
+      '--demo',
+      '--json',
+      '--port',
+      '0',
+      ...storageArguments(storage),
+      ...extraArguments,
+    ],
     { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';

@@ -1,0 +1,5 @@
+// What the runnable examples share. See README.md.
+
+export { runScript, scratchDataDir } from './processes.js';
+export { operator, startServer } from './server-process.js';
+export { checkSubscriber } from './subscriber-check.js';
