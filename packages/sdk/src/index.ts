@@ -124,6 +124,12 @@ export {
   inboxSendResultSchema,
 } from './schemas/inbox-message.js';
 export {
+  boundedJson,
+  boundedText,
+  INPUT_LIMITS,
+  isStorableText,
+} from './schemas/input-limits.js';
+export {
   type FieldError,
   fieldErrorSchema,
   type ProblemDetails,
@@ -136,8 +142,10 @@ export {
   type Sequence,
   type SequenceList,
   type SequenceStep,
+  type SequenceStepInput,
   sequenceListSchema,
   sequenceSchema,
+  sequenceStepInputSchema,
   sequenceStepSchema,
   type UpdateSequenceInput,
   updateSequenceInputSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, INPUT_LIMITS } from '../schemas/input-limits.js';
 
 /**
  * A string enumeration that may grow: the known values, for autocompletion and narrowing, plus
@@ -23,6 +24,20 @@ export function openEnum<const Known extends readonly [string, ...string[]]>(
   values: Known,
 ): z.ZodType<OpenEnum<Known[number]>> {
   const schema = z.string().meta({
+    description: `One of ${values.join(', ')}, or another value added later.`,
+    examples: [...values],
+  });
+  return schema as unknown as z.ZodType<OpenEnum<Known[number]>>;
+}
+
+/**
+ * An {@link openEnum} for request bodies: the same type, and a value of 1 to
+ * `INPUT_LIMITS.enumValue` characters that can be stored as it is.
+ */
+export function boundedOpenEnum<const Known extends readonly [string, ...string[]]>(
+  values: Known,
+): z.ZodType<OpenEnum<Known[number]>> {
+  const schema = boundedText({ min: 1, max: INPUT_LIMITS.enumValue }).meta({
     description: `One of ${values.join(', ')}, or another value added later.`,
     examples: [...values],
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
+import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { boundedText, INPUT_LIMITS } from './input-limits.js';
 
 /**
  * The campaign statuses FollowUp documents today; the schemas also accept any other string.
@@ -59,9 +60,9 @@ export type Campaign = z.infer<typeof campaignSchema>;
  */
 export const createCampaignInputSchema = z.strictObject({
   /** Its name, 1 to 200 characters. */
-  name: z.string().min(1).max(200),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** Defaults to `DRAFT` on the server. */
-  status: openEnum(CAMPAIGN_STATUS_VALUES).optional(),
+  status: boundedOpenEnum(CAMPAIGN_STATUS_VALUES).optional(),
 });
 
 /**
@@ -84,9 +85,9 @@ export type CreateCampaignInput = z.input<typeof createCampaignInputSchema>;
  */
 export const updateCampaignInputSchema = z.strictObject({
   /** New name. */
-  name: z.string().min(1).max(200).optional(),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New status. */
-  status: openEnum(CAMPAIGN_STATUS_VALUES).optional(),
+  status: boundedOpenEnum(CAMPAIGN_STATUS_VALUES).optional(),
 });
 
 /**

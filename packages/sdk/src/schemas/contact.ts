@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
+import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { boundedText, INPUT_LIMITS } from './input-limits.js';
 
 /**
  * The lifecycle values FollowUp documents today. The service may send others, so
@@ -101,15 +102,15 @@ export type Contact = z.infer<typeof contactSchema>;
  */
 export const createContactInputSchema = z.strictObject({
   /** Given name, 1 to 200 characters. */
-  firstName: z.string().min(1).max(200),
+  firstName: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** Family name, 1 to 200 characters. */
-  lastName: z.string().min(1).max(200),
+  lastName: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** Defaults to `LEAD` on the server. */
-  lifecycle: lifecycleSchema.optional(),
+  lifecycle: boundedOpenEnum(LIFECYCLE_VALUES).optional(),
   /** E-mail address. */
-  email: z.email().optional(),
+  email: z.email().max(INPUT_LIMITS.email).optional(),
   /** Phone number, as entered. */
-  phone: z.string().min(1).max(50).optional(),
+  phone: boundedText({ min: 1, max: INPUT_LIMITS.phone }).optional(),
 });
 
 /**
@@ -134,15 +135,15 @@ export type CreateContactInput = z.input<typeof createContactInputSchema>;
  */
 export const updateContactInputSchema = z.strictObject({
   /** New given name. */
-  firstName: z.string().min(1).max(200).optional(),
+  firstName: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New family name. */
-  lastName: z.string().min(1).max(200).optional(),
+  lastName: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New lifecycle. */
-  lifecycle: lifecycleSchema.optional(),
+  lifecycle: boundedOpenEnum(LIFECYCLE_VALUES).optional(),
   /** New e-mail address; `null` removes it. */
-  email: z.email().nullable().optional(),
+  email: z.email().max(INPUT_LIMITS.email).nullable().optional(),
   /** New phone number; `null` removes it. */
-  phone: z.string().min(1).max(50).nullable().optional(),
+  phone: boundedText({ min: 1, max: INPUT_LIMITS.phone }).nullable().optional(),
 });
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
+import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { boundedText, INPUT_LIMITS } from './input-limits.js';
 
 /**
  * The deal stages FollowUp documents today; {@link DealStage} also accepts any other string.
@@ -82,11 +83,11 @@ export type Deal = z.infer<typeof dealSchema>;
  */
 export const createDealInputSchema = z.strictObject({
   /** The contact the deal belongs to. */
-  contactId: z.string().min(1),
+  contactId: boundedText({ min: 1, max: INPUT_LIMITS.id }),
   /** A short title, 1 to 200 characters. */
-  title: z.string().min(1).max(200),
+  title: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** Defaults to `OPEN` on the server. */
-  stage: dealStageSchema.optional(),
+  stage: boundedOpenEnum(DEAL_STAGE_VALUES).optional(),
   /** The amount in minor units (cents), a non-negative integer. */
   amountCents: z.number().int().nonnegative(),
   /** ISO 4217 currency code. */
@@ -113,9 +114,9 @@ export type CreateDealInput = z.input<typeof createDealInputSchema>;
  */
 export const updateDealInputSchema = z.strictObject({
   /** New title. */
-  title: z.string().min(1).max(200).optional(),
+  title: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New stage. */
-  stage: dealStageSchema.optional(),
+  stage: boundedOpenEnum(DEAL_STAGE_VALUES).optional(),
   /** New amount in minor units. */
   amountCents: z.number().int().nonnegative().optional(),
   /** New currency. */

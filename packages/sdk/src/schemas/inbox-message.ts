@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestampSchema } from '../internal/timestamp.js';
+import { boundedText, INPUT_LIMITS } from './input-limits.js';
 
 /**
  * Schema of an inbox message, stored by the inbox webhook (unknown fields are kept).
@@ -66,11 +67,11 @@ export type InboxMessageList = z.infer<typeof inboxMessageListSchema>;
  */
 export const inboxSendInputSchema = z.object({
   /** The sender's address. */
-  from: z.string().min(1),
+  from: boundedText({ min: 1, max: INPUT_LIMITS.inboxFrom }),
   /** The subject line. */
-  subject: z.string(),
+  subject: boundedText({ max: INPUT_LIMITS.inboxSubject }),
   /** The body text. */
-  text: z.string().optional(),
+  text: boundedText({ max: INPUT_LIMITS.inboxText }).optional(),
 });
 
 /**

@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
+import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import {
+  boundedJson,
+  boundedText,
+  INPUT_LIMITS,
+  isStorableFieldName,
+  unstorableFieldName,
+} from './input-limits.js';
 
 /**
  * The sequence and campaign statuses FollowUp documents today; the schemas also accept any
@@ -39,6 +46,55 @@ export const sequenceStepSchema = z.looseObject({
  * ```
  */
 export type SequenceStep = z.infer<typeof sequenceStepSchema>;
+
+/**
+ * Schema of one step in a request body: the fields of {@link sequenceStepSchema}, bounded
+ * (`action` 1 to 64 characters, `delayHours` at most ten years, `template` at most 10,000
+ * characters), and at most {@link INPUT_LIMITS.stepFields} fields in all. Extra fields are kept
+ * as they are, each any JSON value within the bounds of {@link boundedJson} (nested at most
+ * {@link INPUT_LIMITS.jsonDepth} deep).
+ *
+ * @example
+ * ```ts
+ * sequenceStepInputSchema.parse({ action: 'EMAIL', delayHours: 24, channel: { tag: 'welcome' } });
+ * ```
+ */
+export const sequenceStepInputSchema = z
+  .object({
+    /** What the step does: `EMAIL`, `SMS`, `CALL` or `TASK` (an open enumeration). */
+    action: boundedOpenEnum(['EMAIL', 'SMS', 'CALL', 'TASK']),
+    /** Hours to wait after the previous step (or the enrolment), 0 to 87,600. */
+    delayHours: z.number().int().nonnegative().max(INPUT_LIMITS.stepDelayHours),
+    /** The template or instructions of the step, at most 10,000 characters. */
+    template: boundedText({ max: INPUT_LIMITS.stepTemplate }).optional(),
+  })
+  .catchall(boundedJson())
+  .superRefine((step, context) => {
+    const keys = Object.keys(step);
+    if (keys.length > INPUT_LIMITS.stepFields) {
+      context.addIssue({
+        code: 'custom',
+        message: `must have at most ${INPUT_LIMITS.stepFields} fields`,
+      });
+    }
+    for (const key of keys) {
+      if (!isStorableFieldName(key)) {
+        context.addIssue({ code: 'custom', path: [key], message: unstorableFieldName });
+      }
+    }
+  });
+
+/**
+ * One step as a create or update takes it.
+ *
+ * @example
+ * ```ts
+ * const step: SequenceStepInput = { action: 'SMS', delayHours: 48 };
+ * ```
+ */
+export type SequenceStepInput = z.input<typeof sequenceStepInputSchema>;
+
+const stepsInputSchema = z.array(sequenceStepInputSchema).max(INPUT_LIMITS.sequenceSteps);
 
 /**
  * Schema of a sequence (unknown fields are kept).
@@ -83,11 +139,11 @@ export type Sequence = z.infer<typeof sequenceSchema>;
  */
 export const createSequenceInputSchema = z.strictObject({
   /** Its name, 1 to 200 characters. */
-  name: z.string().min(1).max(200),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** Defaults to `DRAFT` on the server. */
-  status: openEnum(SEQUENCE_STATUS_VALUES).optional(),
-  /** The steps, in order; defaults to none. */
-  steps: z.array(sequenceStepSchema).optional(),
+  status: boundedOpenEnum(SEQUENCE_STATUS_VALUES).optional(),
+  /** The steps, in order, at most 100; defaults to none. */
+  steps: stepsInputSchema.optional(),
 });
 
 /**
@@ -110,11 +166,11 @@ export type CreateSequenceInput = z.input<typeof createSequenceInputSchema>;
  */
 export const updateSequenceInputSchema = z.strictObject({
   /** New name. */
-  name: z.string().min(1).max(200).optional(),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New status. */
-  status: openEnum(SEQUENCE_STATUS_VALUES).optional(),
+  status: boundedOpenEnum(SEQUENCE_STATUS_VALUES).optional(),
   /** New steps, replacing the old ones. */
-  steps: z.array(sequenceStepSchema).optional(),
+  steps: stepsInputSchema.optional(),
 });
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { boundedText, INPUT_LIMITS } from './input-limits.js';
 
 /**
  * The roles FollowUp documents today; the schemas also accept any other string.
@@ -57,9 +58,9 @@ const knownRoleSchema: z.ZodType<(typeof ROLE_VALUES)[number]> = z.enum(ROLE_VAL
  */
 export const createUserInputSchema = z.strictObject({
   /** E-mail address. */
-  email: z.email(),
+  email: z.email().max(INPUT_LIMITS.email),
   /** Display name, 1 to 200 characters. */
-  name: z.string().min(1).max(200),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }),
   /** The role. */
   role: knownRoleSchema,
 });
@@ -84,9 +85,9 @@ export type CreateUserInput = z.input<typeof createUserInputSchema>;
  */
 export const updateUserInputSchema = z.strictObject({
   /** New e-mail address. */
-  email: z.email().optional(),
+  email: z.email().max(INPUT_LIMITS.email).optional(),
   /** New display name. */
-  name: z.string().min(1).max(200).optional(),
+  name: boundedText({ min: 1, max: INPUT_LIMITS.name }).optional(),
   /** New role. */
   role: knownRoleSchema.optional(),
 });

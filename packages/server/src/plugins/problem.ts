@@ -122,6 +122,9 @@ const fastifyCodes: Record<string, { status: number; code: string; detail: strin
   },
 };
 
+// SQLSTATEs of text the database refuses: character_not_in_repertoire, untranslatable_character.
+const unstorableTextCodes = new Set(['22021', '22P05']);
+
 /** @internal Maps any error a request can end in to the problem it answers with. */
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
@@ -137,6 +140,16 @@ export function toProblem(error: unknown): ProblemError {
   // JSON.parse's own SyntaxError reaches here too; its message quotes the body, so never use it.
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return toProblem(Object.assign(new Error(), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' }));
+  }
+  // The schemas refuse text PostgreSQL cannot store (NUL, unpaired surrogates) field by field;
+  // should a value reach the database another way, its refusal is still the request's fault.
+  if (typeof fastifyError?.code === 'string' && unstorableTextCodes.has(fastifyError.code)) {
+    return new ProblemError({
+      status: 400,
+      code: 'validation_failed',
+      detail:
+        'The request contains text that cannot be stored (a NUL character or an unpaired surrogate).',
+    });
   }
   const known = fastifyError?.code ? fastifyCodes[fastifyError.code] : undefined;
   if (known) return new ProblemError(known);

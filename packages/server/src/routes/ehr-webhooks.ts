@@ -1,3 +1,4 @@
+import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import {
   type VendorProfile,
   vendorProfiles,
@@ -175,7 +176,7 @@ export function ehrWebhookRoutes(options: {
       {
         schema: {
           summary: 'Receive an EHR vendor webhook, signed with HMAC-SHA256 over the raw bytes',
-          params: z.object({ ehr: z.string().min(1).max(64) }),
+          params: z.object({ ehr: boundedText({ min: 1, max: INPUT_LIMITS.vendorKey }) }),
           response: {
             202: z.object({ receiptId: z.string() }),
             ...problemResponses(401, 413),

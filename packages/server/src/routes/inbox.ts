@@ -1,3 +1,4 @@
+import { inboxSendInputSchema } from '@followup/sdk';
 import { secretsEqual } from '@followup/webhooks';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -19,12 +20,6 @@ const messageSchema = z.object({
   subject: z.string(),
   text: z.string().optional(),
   receivedAt: z.string(),
-});
-
-const inboxBodySchema = z.object({
-  from: z.string({ error: 'from is required: the sender address' }).min(1, 'from is empty'),
-  subject: z.string({ error: 'subject is required' }),
-  text: z.string().optional(),
 });
 
 interface MessageRow {
@@ -67,7 +62,7 @@ export function inboxRoutes(options: {
         },
         schema: {
           summary: 'Store a forwarded e-mail as an inbox message',
-          body: inboxBodySchema,
+          body: inboxSendInputSchema,
           response: { 201: z.object({ id: z.string() }), ...problemResponses(400, 401, 413) },
         },
       },

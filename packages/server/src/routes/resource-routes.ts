@@ -1,3 +1,4 @@
+import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { recordAuditEntry } from '../audit/audit-log.js';
@@ -74,7 +75,7 @@ export interface ResourceDefinition {
   beforeDelete?: (transaction: Queryable, id: string) => Promise<Record<string, unknown>>;
 }
 
-const idParams = z.object({ id: z.string().min(1).max(255) });
+const idParams = z.object({ id: boundedText({ min: 1, max: INPUT_LIMITS.id }) });
 
 function notFound(definition: ResourceDefinition, id: string): ProblemError {
   return new ProblemError({
