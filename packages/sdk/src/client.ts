@@ -1,4 +1,5 @@
-import type { FollowUpOptions, Validation } from './client-options.js';
+import { APIPromise } from './api-promise.js';
+import type { FollowUpOptions, RequestOptions, Validation } from './client-options.js';
 import { ConfigurationError } from './errors.js';
 import { checkMaxRetries, checkTimeout, HttpClient } from './internal/http-client.js';
 import { defaultSleep } from './internal/sleep.js';
@@ -17,6 +18,7 @@ import {
   campaignSchema,
   type UpdateCampaignInput,
 } from './schemas/campaign.js';
+import { type Me, meSchema } from './schemas/me.js';
 import {
   type CreateSequenceInput,
   type Sequence,
@@ -201,6 +203,22 @@ export class FollowUp {
     this.audit = new Audit(http);
     this.inbox = new Inbox(http);
     this.webhooks = new Webhooks();
+  }
+
+  /**
+   * Who the token belongs to (`GET /api/me`): the service account's id, name and role, the
+   * capabilities the role gives, and the token's id, label and expiry. Any valid token may ask.
+   *
+   * @example
+   * ```ts
+   * const me = await client.me();
+   * console.log(me.name, me.role, me.token?.expiresAt ?? 'no expiry');
+   * ```
+   */
+  me(options?: RequestOptions): APIPromise<Me> {
+    return new APIPromise(
+      this.#http.request({ method: 'GET', path: '/api/me', schema: meSchema, options }),
+    );
   }
 
   /** The base URL, normalised (no trailing slash). */

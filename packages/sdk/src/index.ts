@@ -129,6 +129,7 @@ export {
   INPUT_LIMITS,
   isStorableText,
 } from './schemas/input-limits.js';
+export { type Me, meSchema } from './schemas/me.js';
 export {
   type FieldError,
   fieldErrorSchema,

@@ -327,6 +327,15 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     });
   }
 
+  app.get('/api/me', async () => ({
+    type: 'service_account',
+    id: SERVICE_ACCOUNT_ID,
+    name: 'fixture',
+    role: 'ADMIN',
+    capabilities: ['contacts.read', 'contacts.write'],
+    token: { id: 'tok_01JTESTTOKEN', label: 'tests', expiresAt: null },
+  }));
+
   app.get('/api/messages', async (request, reply) => {
     const list = parseList(request, reply);
     if (list === undefined) return reply;

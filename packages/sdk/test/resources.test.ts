@@ -167,3 +167,22 @@ describe('inbox', () => {
     expect((thrown as Error).message).not.toContain('X-Injected');
   });
 });
+
+describe('me', () => {
+  it('tells who the token belongs to, and is typed', async () => {
+    const { client } = clientFor(fixture);
+    const me = await client.me();
+    expect(me).toEqual({
+      type: 'service_account',
+      id: 'sa_01JTESTACCOUNT',
+      name: 'fixture',
+      role: 'ADMIN',
+      capabilities: ['contacts.read', 'contacts.write'],
+      token: { id: 'tok_01JTESTTOKEN', label: 'tests', expiresAt: null },
+    });
+    expect(fixture.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/me' });
+    const { data, response } = await client.me().withResponse();
+    expect(data.token?.id).toBe('tok_01JTESTTOKEN');
+    expect(response.status).toBe(200);
+  });
+});

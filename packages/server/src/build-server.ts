@@ -26,6 +26,7 @@ import { dealRoutes } from './routes/deals.js';
 import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
+import { meRoutes } from './routes/me.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { userRoutes } from './routes/users.js';
 import type { Database } from './storage/database.js';
@@ -137,6 +138,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
+  app.register(meRoutes({ accounts, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
   const onOutboxEvent = options.onOutboxEvent;
   app.register(

@@ -5,8 +5,15 @@ import {
   type WebhookEndpointInfo,
 } from '../delivery/webhook-endpoints.js';
 import { seedDemoData } from '../demo/demo-data.js';
+import { parseDuration } from '../duration.js';
 import type { Database } from '../storage/database.js';
-import { createAccountStore, type Role, roles, type TokenInfo } from '../tokens/account-store.js';
+import {
+  createAccountStore,
+  MAX_ROLL_GRACE_SECONDS,
+  type Role,
+  roles,
+  type TokenInfo,
+} from '../tokens/account-store.js';
 import { type CliOptions, required, UsageError } from './usage.js';
 
 /** @internal What an operator command answers: its `--json` value and its text for people. */
@@ -55,7 +62,9 @@ function deliveryLine(delivery: DeliveryInfo): string {
 
 function tokenLine(token: TokenInfo): string {
   const expiry = token.expiresAt === null ? 'no expiry' : `expires ${token.expiresAt}`;
-  return `${token.id}  ${token.state.padEnd(7)}  created ${token.createdAt}  ${expiry}\n`;
+  const used = token.lastUsedAt === null ? 'never used' : `last used ${token.lastUsedAt}`;
+  const label = token.label === null ? '' : `  ${JSON.stringify(token.label)}`;
+  return `${token.id}  ${token.state.padEnd(7)}  created ${token.createdAt}  ${expiry}  ${used}${label}\n`;
 }
 
 /** @internal The operator's commands (the interface's "settings area"), by name. */
@@ -78,8 +87,22 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
     return output(
       accounts,
       accounts
-        .map((account) => `${account.id}  ${account.role.padEnd(8)}  ${account.name}\n`)
+        .map((account) => {
+          const state = account.disabledAt === null ? 'active' : 'disabled';
+          const tokens = `${account.activeTokens} active token${account.activeTokens === 1 ? '' : 's'}`;
+          return `${account.id}  ${account.role.padEnd(8)}  ${state.padEnd(8)}  ${tokens}  ${account.name}\n`;
+        })
         .join(''),
+    );
+  },
+
+  async 'accounts disable'(values, database) {
+    const { account, tokensRevoked } = await createAccountStore({ database }).disableAccount({
+      accountId: required(values, 'account'),
+    });
+    return output(
+      { ...account, tokensRevoked },
+      `Disabled ${account.id}; ${tokensRevoked} token${tokensRevoked === 1 ? '' : 's'} revoked\n`,
     );
   },
 
@@ -92,9 +115,11 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       }
       ttlSeconds = Number(values.ttl);
     }
-    const issued = await createAccountStore({ database }).issueToken(
-      ttlSeconds === undefined ? { accountId } : { accountId, ttlSeconds },
-    );
+    const issued = await createAccountStore({ database }).issueToken({
+      accountId,
+      ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+      ...(values.label === undefined ? {} : { label: values.label }),
+    });
     const expiry =
       issued.expiresAt === null ? 'It does not expire' : `It expires at ${issued.expiresAt}`;
     return output(
@@ -114,6 +139,28 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       tokenId: required(values, 'token'),
     });
     return output(token, `Revoked ${token.id}\n`);
+  },
+
+  async 'tokens roll'(values, database) {
+    const tokenId = required(values, 'token');
+    const graceText = values.grace ?? '24h';
+    const graceSeconds = parseDuration(graceText, { max: MAX_ROLL_GRACE_SECONDS });
+    if (graceSeconds === undefined) {
+      throw new UsageError(
+        '--grace is a duration such as 90s, 30m, 24h or 7d (digits and one unit), at most 30d.',
+      );
+    }
+    const { issued, previous } = await createAccountStore({ database }).rollToken({
+      tokenId,
+      graceSeconds,
+    });
+    const expiry =
+      issued.expiresAt === null ? 'It does not expire' : `It expires at ${issued.expiresAt}`;
+    return output(
+      { ...issued, previous },
+      `${issued.token}\n\nToken ${issued.id} replaces ${previous.id}, which keeps working until ` +
+        `${previous.expiresAt}. ${expiry}. This is the only time it is shown: store it now.\n`,
+    );
   },
 
   async seed(values, database, onProgress) {

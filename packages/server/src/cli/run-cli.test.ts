@@ -83,9 +83,10 @@ describe('followup-server', () => {
         name: 'crm sync',
         role: 'MANAGER',
         createdAt: expect.any(String),
+        disabledAt: null,
       });
       const listed = await run('accounts', 'list', '--json');
-      expect(JSON.parse(listed.out)).toEqual([account]);
+      expect(JSON.parse(listed.out)).toEqual([{ ...account, activeTokens: 0 }]);
       const text = await run('accounts', 'list');
       expect(text.out).toContain(account.id);
       expect(text.out).toContain('crm sync');
@@ -110,6 +111,7 @@ describe('followup-server', () => {
         id: expect.stringMatching(/^tok_/),
         token: expect.stringMatching(/^hns_sa_/),
         expiresAt: expect.any(String),
+        label: null,
       });
       const store = createAccountStore({ database: database() });
       expect(await store.verifyToken(token.token)).toMatchObject({ ok: true, tokenId: token.id });
@@ -131,6 +133,81 @@ describe('followup-server', () => {
       ]);
     });
 
+    it('labels a token, and lists its label and last use', async () => {
+      const account = JSON.parse(
+        (await run('accounts', 'create', '--name', 'a', '--role', 'AGENT', '--json')).out,
+      );
+      const issued = JSON.parse(
+        (await run('tokens', 'issue', '--account', account.id, '--label', 'ci deploy', '--json'))
+          .out,
+      );
+      expect(issued.label).toBe('ci deploy');
+      await createAccountStore({ database: database() }).verifyToken(issued.token);
+      const listed = JSON.parse(
+        (await run('tokens', 'list', '--account', account.id, '--json')).out,
+      );
+      expect(listed).toEqual([
+        expect.objectContaining({
+          id: issued.id,
+          label: 'ci deploy',
+          lastUsedAt: expect.stringMatching(/Z$/),
+        }),
+      ]);
+      const text = (await run('tokens', 'list', '--account', account.id)).out;
+      expect(text).toContain('"ci deploy"');
+      expect(text).toContain(`last used ${listed[0].lastUsedAt}`);
+      const bad = await run('tokens', 'issue', '--account', account.id, '--label', '');
+      expect(bad.code).toBe(1);
+      expect(bad.err).toContain('invalid_label');
+    });
+
+    it('rolls a token: a replacement once, the old one expiring after the grace', async () => {
+      const account = JSON.parse(
+        (await run('accounts', 'create', '--name', 'a', '--role', 'AGENT', '--json')).out,
+      );
+      const old = JSON.parse((await run('tokens', 'issue', '--account', account.id, '--json')).out);
+      const rolled = await run('tokens', 'roll', '--token', old.id, '--grace', '90s', '--json');
+      expect(rolled.code).toBe(0);
+      const result = JSON.parse(rolled.out);
+      expect(result).toMatchObject({
+        id: expect.stringMatching(/^tok_/),
+        token: expect.stringMatching(/^hns_sa_/),
+        previous: { id: old.id, state: 'active', replacedBy: result.id },
+      });
+      const graceMs = Date.parse(result.previous.expiresAt) - Date.now();
+      expect(graceMs).toBeGreaterThan(60_000);
+      expect(graceMs).toBeLessThanOrEqual(90_000);
+      const store = createAccountStore({ database: database() });
+      expect((await store.verifyToken(result.token)).ok).toBe(true);
+      expect((await store.verifyToken(old.token)).ok).toBe(true);
+      const text = await run('tokens', 'roll', '--token', result.id, '--grace', '30m');
+      expect(parseToken(text.out.split('\n')[0] ?? '')?.accountId).toBe(account.id);
+      expect(text.out).toContain(`replaces ${result.id}`);
+      const { entries } = await listAuditEntries(database());
+      expect(entries.filter((entry) => entry.action === 'token.rolled')).toHaveLength(2);
+    });
+
+    it('disables an account, revoking its tokens', async () => {
+      const account = JSON.parse(
+        (await run('accounts', 'create', '--name', 'a', '--role', 'AGENT', '--json')).out,
+      );
+      const issued = JSON.parse(
+        (await run('tokens', 'issue', '--account', account.id, '--json')).out,
+      );
+      const disabled = await run('accounts', 'disable', '--account', account.id, '--json');
+      expect(JSON.parse(disabled.out)).toMatchObject({
+        id: account.id,
+        disabledAt: expect.stringMatching(/Z$/),
+        tokensRevoked: 1,
+      });
+      const store = createAccountStore({ database: database() });
+      expect(await store.verifyToken(issued.token)).toEqual({ ok: false, code: 'token_revoked' });
+      expect((await run('accounts', 'list')).out).toMatch(/disabled\s+0 active tokens\s+a\n/);
+      const again = await run('tokens', 'issue', '--account', account.id);
+      expect(again.code).toBe(1);
+      expect(again.err).toContain('account_disabled');
+    });
+
     it('prints the token alone on its first line in text mode', async () => {
       const account = JSON.parse(
         (await run('accounts', 'create', '--name', 'a', '--role', 'AGENT', '--json')).out,
@@ -148,6 +225,11 @@ describe('followup-server', () => {
       [['tokens', 'issue', '--account', 'sa_x', '--ttl', '0'], '--ttl is a positive'],
       [['tokens', 'issue', '--account', 'sa_x', '--ttl', '1.5'], '--ttl is a positive'],
       [['tokens', 'revoke'], '--token is required'],
+      [['tokens', 'roll'], '--token is required'],
+      [['tokens', 'roll', '--token', 'tok_x', '--grace', '24'], '--grace is a duration'],
+      [['tokens', 'roll', '--token', 'tok_x', '--grace', '1.5h'], '--grace is a duration'],
+      [['tokens', 'roll', '--token', 'tok_x', '--grace', '31d'], '--grace is a duration'],
+      [['accounts', 'disable'], '--account is required'],
     ])('exits 2 on %j', async (argv, message) => {
       const result = await run(...argv);
       expect(result.code).toBe(2);

@@ -22,10 +22,13 @@ Commands:
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
-  accounts list
-  tokens issue --account SA_ID [--ttl SECONDS]   prints the token once
-  tokens list --account SA_ID             ids, states and expiry; never secrets
+  accounts list                           ids, roles, states, active tokens, names
+  accounts disable --account SA_ID        revoke every token of the account, issue no more
+  tokens issue --account SA_ID [--ttl SECONDS] [--label LABEL]   prints the token once
+  tokens list --account SA_ID             ids, states, expiry, last use, labels; never secrets
   tokens revoke --token TOK_ID
+  tokens roll --token TOK_ID [--grace 24h]   prints a replacement once; the old token works
+                                          until the grace ends (90s, 30m, 24h, 7d; at most 30d)
   endpoints add --url URL [--events contact.created]   prints the signing secret once
   endpoints list                          ids, URLs, events, states; never secrets
   endpoints disable --endpoint WE_ID      stop delivering (pending deliveries wait)
@@ -60,6 +63,8 @@ export const optionSpec = {
   role: { type: 'string' },
   account: { type: 'string' },
   ttl: { type: 'string' },
+  label: { type: 'string' },
+  grace: { type: 'string' },
   token: { type: 'string' },
   vendor: { type: 'string' },
   contacts: { type: 'string' },

@@ -60,11 +60,11 @@ function unauthorized(code: TokenFailureCode): ProblemError {
 }
 
 /**
- * Makes the `onRequest` hook that lets a request through only with a capability. It runs before
- * the body is read or validated: an unauthenticated caller learns nothing about its input, and
- * costs no parsing.
+ * Makes the `onRequest` hook that lets a request through only with a capability (or, without
+ * one, any authenticated caller). It runs before the body is read or validated: an
+ * unauthenticated caller learns nothing about its input, and costs no parsing.
  */
-export type RequireCapability = (capability: Capability) => onRequestAsyncHookHandler;
+export type RequireCapability = (capability?: Capability) => onRequestAsyncHookHandler;
 
 /**
  * @internal Installs bearer authentication: `request.principal`, and returns the helper that
@@ -98,7 +98,7 @@ export function installAuthentication(
           headers: { 'Retry-After': String(decision.retryAfterSeconds) },
         });
       }
-      if (!hasCapability(principal.account.role, capability)) {
+      if (capability !== undefined && !hasCapability(principal.account.role, capability)) {
         throw new ProblemError({
           status: 403,
           code: 'forbidden',

@@ -21,6 +21,7 @@ describe('API reference', () => {
       '/api/deals/{id}',
       '/api/ehr/webhooks/{ehr}',
       '/api/inbox/webhook',
+      '/api/me',
       '/api/messages',
       '/api/sequences',
       '/api/sequences/{id}',

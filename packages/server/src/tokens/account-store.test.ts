@@ -3,6 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
+import type { Database } from '../storage/database.js';
 import { createAccountStore } from './account-store.js';
 import { hashSecret, parseToken } from './token-format.js';
 
@@ -23,8 +24,12 @@ describe('account store', () => {
       name: 'crm-sync',
       role: 'MANAGER',
       createdAt: '2026-03-01T09:00:00.000Z',
+      disabledAt: null,
     });
-    expect(await store.listAccounts()).toEqual([first, second]);
+    expect(await store.listAccounts()).toEqual([
+      { ...first, activeTokens: 0 },
+      { ...second, activeTokens: 0 },
+    ]);
     expect(await store.getAccount(second.id)).toEqual(second);
     expect(await store.getAccount('sa_missing')).toBeUndefined();
   });
@@ -244,5 +249,211 @@ describe('account store', () => {
       .catch((caught: unknown) => caught);
     expect(FollowUpServerError.isInstance(error)).toBe(true);
     expect((error as FollowUpServerError).code).toBe('token_not_found');
+  });
+
+  it('keeps a label with a token, and refuses one that is empty, too long or not printable', async () => {
+    const { store } = setup();
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const issued = await store.issueToken({ accountId: account.id, label: 'ci deploy <prod>' });
+    expect(issued.label).toBe('ci deploy <prod>');
+    expect(await store.getToken(issued.id)).toMatchObject({ label: 'ci deploy <prod>' });
+    const unlabelled = await store.issueToken({ accountId: account.id });
+    expect((await store.listTokens(account.id)).map((token) => token.label)).toEqual([
+      'ci deploy <prod>',
+      null,
+    ]);
+    expect(unlabelled.label).toBeNull();
+    for (const label of [
+      '',
+      '   ',
+      'x'.repeat(101),
+      'a\nb',
+      'nul\u0000',
+      'lone \ud800',
+      '\u2028',
+    ]) {
+      await expect(store.issueToken({ accountId: account.id, label })).rejects.toMatchObject({
+        code: 'invalid_label',
+      });
+    }
+    expect(
+      await store.issueToken({ accountId: account.id, label: '😀'.repeat(100) }),
+    ).toMatchObject({ label: '😀'.repeat(100) });
+    const { entries } = await listAuditEntries(database());
+    expect(entries.find((entry) => entry.target.id === issued.id)?.metadata).toEqual({
+      accountId: account.id,
+      expiresAt: null,
+      label: 'ci deploy <prod>',
+    });
+  });
+
+  it('writes lastUsedAt at most once a minute per token, not on every request', async () => {
+    const clock = manualClock();
+    const writes: string[] = [];
+    const inner = database();
+    const counting: Database = {
+      driver: inner.driver,
+      query: (sql, params) => {
+        if (/^\s*UPDATE tokens SET last_used_at/.test(sql)) writes.push(String(params?.[0]));
+        return inner.query(sql, params);
+      },
+      transaction: (callback) => inner.transaction(callback),
+      close: () => inner.close(),
+    };
+    const store = createAccountStore({ database: counting, clock });
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const issued = await store.issueToken({ accountId: account.id });
+    expect((await store.getToken(issued.id))?.lastUsedAt).toBeNull();
+    clock.advance(5_000);
+    for (let request = 0; request < 20; request++) {
+      expect((await store.verifyToken(issued.token)).ok).toBe(true);
+      clock.advance(1_000);
+    }
+    expect(writes).toEqual([issued.id]);
+    expect((await store.getToken(issued.id))?.lastUsedAt).toBe('2026-03-01T09:00:05.000Z');
+    clock.set('2026-03-01T09:01:05.000Z');
+    expect((await store.verifyToken(issued.token)).ok).toBe(true);
+    expect((await store.verifyToken(issued.token)).ok).toBe(true);
+    expect(writes).toEqual([issued.id, issued.id]);
+    expect((await store.listTokens(account.id))[0]?.lastUsedAt).toBe('2026-03-01T09:01:05.000Z');
+    // Another process (a fresh store) reads the row's value and does not write again either.
+    const other = createAccountStore({ database: counting, clock });
+    clock.advance(30_000);
+    expect((await other.verifyToken(issued.token)).ok).toBe(true);
+    expect(writes).toHaveLength(2);
+    // A refused token is not "used".
+    await store.revokeToken({ tokenId: issued.id });
+    clock.advance(120_000);
+    expect(await store.verifyToken(issued.token)).toEqual({ ok: false, code: 'token_revoked' });
+    expect(writes).toHaveLength(2);
+  });
+
+  it('rolls a token: the replacement works at once, the old one until the grace ends', async () => {
+    const { store, clock } = setup();
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const old = await store.issueToken({ accountId: account.id, label: 'deploy' });
+    clock.advance(1_000);
+    const { issued, previous } = await store.rollToken({ tokenId: old.id, graceSeconds: 90 });
+    expect(issued).toMatchObject({
+      id: expect.stringMatching(/^tok_/),
+      expiresAt: null,
+      label: 'deploy',
+    });
+    expect(issued.id).not.toBe(old.id);
+    expect(previous).toMatchObject({
+      id: old.id,
+      state: 'active',
+      expiresAt: '2026-03-01T09:01:31.000Z',
+      replacedBy: issued.id,
+    });
+    expect(await store.verifyToken(issued.token)).toMatchObject({ ok: true, tokenId: issued.id });
+    clock.set('2026-03-01T09:01:30.999Z');
+    expect((await store.verifyToken(old.token)).ok).toBe(true);
+    clock.advance(1);
+    expect(await store.verifyToken(old.token)).toEqual({ ok: false, code: 'token_expired' });
+    expect((await store.verifyToken(issued.token)).ok).toBe(true);
+    await expect(store.rollToken({ tokenId: old.id, graceSeconds: 60 })).rejects.toMatchObject({
+      code: 'token_not_active',
+    });
+    const { entries } = await listAuditEntries(database());
+    expect(
+      entries.slice(-2).map(({ action, target, metadata }) => ({ action, target, metadata })),
+    ).toEqual([
+      {
+        action: 'token.issued',
+        target: { type: 'token', id: issued.id },
+        metadata: { accountId: account.id, expiresAt: null, label: 'deploy' },
+      },
+      {
+        action: 'token.rolled',
+        target: { type: 'token', id: old.id },
+        metadata: {
+          accountId: account.id,
+          replacedBy: issued.id,
+          graceSeconds: 90,
+          expiresAt: '2026-03-01T09:01:31.000Z',
+        },
+      },
+    ]);
+  });
+
+  it('gives a rolled token with a TTL the same lifetime, and never extends the old one', async () => {
+    const { store, clock } = setup();
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const old = await store.issueToken({ accountId: account.id, ttlSeconds: 3_600 });
+    clock.advance(3_000_000);
+    const { issued, previous } = await store.rollToken({ tokenId: old.id, graceSeconds: 86_400 });
+    expect(issued.expiresAt).toBe('2026-03-01T10:50:00.000Z');
+    expect(previous.expiresAt).toBe('2026-03-01T10:00:00.000Z');
+  });
+
+  it('refuses a bad grace period, and an unknown or revoked token, writing nothing', async () => {
+    const { store } = setup();
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const issued = await store.issueToken({ accountId: account.id });
+    for (const graceSeconds of [-1, 1.5, Number.NaN, 30 * 86_400 + 1]) {
+      await expect(store.rollToken({ tokenId: issued.id, graceSeconds })).rejects.toMatchObject({
+        code: 'invalid_grace',
+      });
+    }
+    await expect(
+      store.rollToken({ tokenId: 'tok_missing', graceSeconds: 0 }),
+    ).rejects.toMatchObject({ code: 'token_not_found' });
+    await store.revokeToken({ tokenId: issued.id });
+    await expect(store.rollToken({ tokenId: issued.id, graceSeconds: 0 })).rejects.toMatchObject({
+      code: 'token_not_active',
+    });
+    expect(await store.listTokens(account.id)).toHaveLength(1);
+  });
+
+  it('disables an account: every token that works is revoked, and no new one is issued', async () => {
+    const { store, clock } = setup();
+    const account = await store.createAccount({ name: 'crm-sync', role: 'AGENT' });
+    const other = await store.createAccount({ name: 'reports', role: 'READONLY' });
+    const first = await store.issueToken({ accountId: account.id });
+    const second = await store.issueToken({ accountId: account.id, ttlSeconds: 3_600 });
+    const expired = await store.issueToken({ accountId: account.id, ttlSeconds: 1 });
+    const kept = await store.issueToken({ accountId: other.id });
+    clock.advance(2_000);
+    expect((await store.listAccounts()).map((summary) => summary.activeTokens)).toEqual([2, 1]);
+    const result = await store.disableAccount({
+      accountId: account.id,
+      actor: { type: 'service_account', id: 'sa_admin' },
+    });
+    expect(result).toEqual({
+      account: { ...account, disabledAt: '2026-03-01T09:00:02.000Z' },
+      tokensRevoked: 2,
+    });
+    for (const { token } of [first, second]) {
+      expect(await store.verifyToken(token)).toEqual({ ok: false, code: 'token_revoked' });
+    }
+    expect(await store.verifyToken(expired.token)).toEqual({ ok: false, code: 'token_expired' });
+    expect((await store.verifyToken(kept.token)).ok).toBe(true);
+    await expect(store.issueToken({ accountId: account.id })).rejects.toMatchObject({
+      code: 'account_disabled',
+    });
+    expect((await store.listAccounts()).map((summary) => summary.activeTokens)).toEqual([0, 1]);
+    expect(await store.getAccount(account.id)).toMatchObject({
+      disabledAt: '2026-03-01T09:00:02.000Z',
+    });
+    // Again: nothing changes, nothing is recorded.
+    clock.advance(1_000);
+    expect(await store.disableAccount({ accountId: account.id })).toEqual({
+      account: result.account,
+      tokensRevoked: 0,
+    });
+    const disabled = (await listAuditEntries(database())).entries.filter(
+      (entry) => entry.action === 'service_account.disabled',
+    );
+    expect(disabled.map(({ actor, target, metadata }) => ({ actor, target, metadata }))).toEqual([
+      {
+        actor: { type: 'service_account', id: 'sa_admin' },
+        target: { type: 'service_account', id: account.id },
+        metadata: { tokensRevoked: 2 },
+      },
+    ]);
+    await expect(store.disableAccount({ accountId: 'sa_missing' })).rejects.toMatchObject({
+      code: 'account_not_found',
+    });
   });
 });

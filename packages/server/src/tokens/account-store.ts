@@ -3,7 +3,7 @@ import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
-import type { Database } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
 import { formatToken, generateSecret, hashSecret, parseToken } from './token-format.js';
 
 /** The role of a service account; it fixes the account's capabilities. */
@@ -22,6 +22,14 @@ export interface ServiceAccount {
   role: Role;
   /** ISO 8601 UTC. */
   createdAt: string;
+  /** When the account was disabled (every token revoked, none issued since), or `null`. */
+  disabledAt: string | null;
+}
+
+/** A service account as lists show it: with the number of its tokens that work now. */
+export interface ServiceAccountSummary extends ServiceAccount {
+  /** Tokens neither revoked nor expired, by the store's clock. */
+  activeTokens: number;
 }
 
 /** Where a token is in its life. */
@@ -33,6 +41,8 @@ export interface TokenInfo {
   id: string;
   /** The service account it belongs to. */
   accountId: string;
+  /** What it is for, as given at issuance, or `null`. */
+  label: string | null;
   /** Its state now, by the store's clock. */
   state: TokenState;
   /** ISO 8601 UTC. */
@@ -41,6 +51,13 @@ export interface TokenInfo {
   expiresAt: string | null;
   /** When it was revoked, or `null`. */
   revokedAt: string | null;
+  /**
+   * When a request last authenticated with it, to the minute (written at most once a minute per
+   * token, not on every request), or `null` if it was never used.
+   */
+  lastUsedAt: string | null;
+  /** The `tok_…` id of the token that replaced it in a roll, or `null`. */
+  replacedBy: string | null;
 }
 
 /** A token just issued: the only time its plaintext exists. */
@@ -51,7 +68,34 @@ export interface IssuedToken {
   token: string;
   /** When it stops working, or `null` for a token without a TTL. */
   expiresAt: string | null;
+  /** Its label, or `null`. */
+  label: string | null;
 }
+
+/** What {@link AccountStore.rollToken} did. */
+export interface RolledToken {
+  /** The replacement, with its plaintext: the only time it exists. */
+  issued: IssuedToken;
+  /** The token rolled, now expiring at the end of the grace period. */
+  previous: TokenInfo;
+}
+
+/** What {@link AccountStore.disableAccount} did. */
+export interface DisabledAccount {
+  /** The account, with its `disabledAt`. */
+  account: ServiceAccount;
+  /** How many tokens that still worked were revoked by it. */
+  tokensRevoked: number;
+}
+
+/** The longest label of a token, in characters. */
+export const MAX_TOKEN_LABEL_LENGTH = 100;
+
+/** The longest grace period of {@link AccountStore.rollToken}: 30 days, in seconds. */
+export const MAX_ROLL_GRACE_SECONDS = 30 * 86_400;
+
+/** How often, at most, a token's `lastUsedAt` is written: once a minute. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Why a token was refused. */
 export type TokenFailureCode =
@@ -99,6 +143,11 @@ export interface IssueTokenOptions {
   accountId: string;
   /** Seconds until it expires; omit it for a token that lives until revoked. */
   ttlSeconds?: number;
+  /**
+   * What it is for (`ci deploy`, `billing sync`), 1 to {@link MAX_TOKEN_LABEL_LENGTH} printable
+   * characters; shown in lists beside its id.
+   */
+  label?: string;
   /** Who issues it, for the audit log; defaults to an operator. */
   actor?: AuditActor;
 }
@@ -114,8 +163,8 @@ export interface AccountStore {
    * ```
    */
   createAccount(options: { name: string; role: Role; actor?: AuditActor }): Promise<ServiceAccount>;
-  /** Every account, oldest first. */
-  listAccounts(): Promise<ServiceAccount[]>;
+  /** Every account, oldest first, with its number of active tokens. */
+  listAccounts(): Promise<ServiceAccountSummary[]>;
   /** One account, or `undefined`. */
   getAccount(id: string): Promise<ServiceAccount | undefined>;
   /**
@@ -131,6 +180,31 @@ export interface AccountStore {
   issueToken(options: IssueTokenOptions): Promise<IssuedToken>;
   /** The tokens of an account, oldest first, with their state; never a secret. */
   listTokens(accountId: string): Promise<TokenInfo[]>;
+  /** One token, with its state; never its secret. `undefined` for an unknown id. */
+  getToken(tokenId: string): Promise<TokenInfo | undefined>;
+  /**
+   * Rolls a token: issues a replacement for the same account (with the same label, and the same
+   * lifetime if it had a TTL) and makes the old one expire after `graceSeconds` (0 to
+   * {@link MAX_ROLL_GRACE_SECONDS}), or at its own expiry if that comes first. Records
+   * `token.issued` and `token.rolled`. Only an active token can be rolled (`token_not_active`);
+   * an unknown id throws `token_not_found`.
+   *
+   * @example
+   * ```ts
+   * const { issued } = await store.rollToken({ tokenId: 'tok_…', graceSeconds: 86_400 });
+   * ```
+   */
+  rollToken(options: {
+    tokenId: string;
+    graceSeconds: number;
+    actor?: AuditActor;
+  }): Promise<RolledToken>;
+  /**
+   * Disables an account: revokes every token of it at once and refuses new ones
+   * (`account_disabled`). Records `service_account.disabled`. Disabling a disabled account
+   * changes nothing and records nothing. An unknown id throws `account_not_found`.
+   */
+  disableAccount(options: { accountId: string; actor?: AuditActor }): Promise<DisabledAccount>;
   /**
    * Revokes a token at once and records `token.revoked` in the audit log. Revoking a revoked
    * token changes nothing and records nothing. An unknown id throws `token_not_found`.
@@ -149,23 +223,58 @@ interface AccountRow {
   name: string;
   role: Role;
   created_at: Date;
+  disabled_at: Date | null;
 }
 
 interface TokenRow {
   id: string;
   account_id: string;
+  label: string | null;
   secret_sha256: Buffer;
   created_at: Date;
   expires_at: Date | null;
   revoked_at: Date | null;
+  last_used_at: Date | null;
+  replaced_by: string | null;
 }
+
+const accountColumns = 'id, name, role, created_at, disabled_at';
+const tokenColumns =
+  'id, account_id, label, secret_sha256, created_at, expires_at, revoked_at, last_used_at, replaced_by';
 
 const operator: AuditActor = { type: 'operator' };
 // Compared against when the account does not exist, so that both refusals cost the same work.
 const decoyDigest = Buffer.alloc(32);
 
 function toAccount(row: AccountRow): ServiceAccount {
-  return { id: row.id, name: row.name, role: row.role, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    createdAt: row.created_at.toISOString(),
+    disabledAt: row.disabled_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * @internal Checks a token label: 1 to {@link MAX_TOKEN_LABEL_LENGTH} characters, none of them a
+ * control character, a lone surrogate or a line or paragraph separator. Throws `invalid_label`.
+ */
+export function checkTokenLabel(label: string): string {
+  const printable = /^[^\p{Cc}\p{Cs}\u2028\u2029]+$/u;
+  if (
+    typeof label !== 'string' ||
+    label.trim() === '' ||
+    [...label].length > MAX_TOKEN_LABEL_LENGTH ||
+    !label.isWellFormed() ||
+    !printable.test(label)
+  ) {
+    throw new FollowUpServerError({
+      code: 'invalid_label',
+      message: `A token label is 1 to ${MAX_TOKEN_LABEL_LENGTH} printable characters.`,
+    });
+  }
+  return label;
 }
 
 function stateOf(row: TokenRow, now: number): TokenState {
@@ -178,10 +287,13 @@ function toTokenInfo(row: TokenRow, now: number): TokenInfo {
   return {
     id: row.id,
     accountId: row.account_id,
+    label: row.label,
     state: stateOf(row, now),
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    replacedBy: row.replaced_by,
   };
 }
 
@@ -202,6 +314,77 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
   const random = options.randomBytes ?? randomBytes;
   const audit = { clock, newId };
+  // When this process last wrote each token's last_used_at, so that a busy token costs one
+  // write a minute, not one per request (the row's own value covers other processes).
+  const lastUsedWritten = new Map<string, number>();
+
+  async function insertToken(
+    transaction: Queryable,
+    input: {
+      accountId: string;
+      ttlSeconds: number | undefined;
+      label: string | null;
+      actor: AuditActor;
+      now: number;
+    },
+  ): Promise<IssuedToken> {
+    const id = newId('tok');
+    const secret = generateSecret(random);
+    const expiresAt =
+      input.ttlSeconds === undefined
+        ? null
+        : new Date(input.now + input.ttlSeconds * 1000).toISOString();
+    const { rows } = await transaction.query<{ disabled_at: Date | null }>(
+      'SELECT disabled_at FROM service_accounts WHERE id = $1 FOR UPDATE',
+      [input.accountId],
+    );
+    const account = rows[0];
+    if (!account) {
+      throw new FollowUpServerError({
+        code: 'account_not_found',
+        message: `No service account has the id ${input.accountId}.`,
+      });
+    }
+    if (account.disabled_at !== null) {
+      throw new FollowUpServerError({
+        code: 'account_disabled',
+        message: `The service account ${input.accountId} is disabled: it gets no new tokens.`,
+      });
+    }
+    await transaction.query(
+      `INSERT INTO tokens (id, account_id, label, secret_sha256, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, input.accountId, input.label, hashSecret(secret), new Date(input.now), expiresAt],
+    );
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'token.issued',
+        actor: input.actor,
+        target: { type: 'token', id },
+        metadata: {
+          accountId: input.accountId,
+          expiresAt,
+          ...(input.label === null ? {} : { label: input.label }),
+        },
+      },
+      audit,
+    );
+    return { id, token: formatToken(input.accountId, secret), expiresAt, label: input.label };
+  }
+
+  async function noteUse(row: TokenRow, now: number): Promise<void> {
+    const written = Math.max(row.last_used_at?.getTime() ?? 0, lastUsedWritten.get(row.id) ?? 0);
+    if (now - written < LAST_USED_RESOLUTION_MS) return;
+    if (lastUsedWritten.size >= 10_000) lastUsedWritten.clear();
+    lastUsedWritten.set(row.id, now);
+    // Conditional, so that instances racing at the minute's turn write one value between them.
+    await database.query(
+      `UPDATE tokens SET last_used_at = $2
+        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`,
+      [row.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS)],
+    );
+  }
 
   return {
     async createAccount({ name, role, actor = operator }) {
@@ -216,6 +399,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         name,
         role,
         createdAt: new Date(clock.now()).toISOString(),
+        disabledAt: null,
       };
       await database.transaction(async (transaction) => {
         await transaction.query(
@@ -237,66 +421,54 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
     },
 
     async listAccounts() {
-      const { rows } = await database.query<AccountRow>(
-        'SELECT id, name, role, created_at FROM service_accounts ORDER BY created_at, id',
+      const { rows } = await database.query<AccountRow & { active_tokens: number }>(
+        `SELECT a.id, a.name, a.role, a.created_at, a.disabled_at,
+                (SELECT count(*)::int FROM tokens t
+                  WHERE t.account_id = a.id AND t.revoked_at IS NULL
+                    AND (t.expires_at IS NULL OR t.expires_at > $1)) AS active_tokens
+           FROM service_accounts a ORDER BY a.created_at, a.id`,
+        [new Date(clock.now())],
       );
-      return rows.map(toAccount);
+      return rows.map((row) => ({ ...toAccount(row), activeTokens: row.active_tokens }));
     },
 
     async getAccount(id) {
       const { rows } = await database.query<AccountRow>(
-        'SELECT id, name, role, created_at FROM service_accounts WHERE id = $1',
+        `SELECT ${accountColumns} FROM service_accounts WHERE id = $1`,
         [id],
       );
       return rows[0] ? toAccount(rows[0]) : undefined;
     },
 
-    async issueToken({ accountId, ttlSeconds, actor = operator }) {
+    async issueToken({ accountId, ttlSeconds, label, actor = operator }) {
       if (ttlSeconds !== undefined && !(Number.isSafeInteger(ttlSeconds) && ttlSeconds > 0)) {
         throw new FollowUpServerError({
           code: 'invalid_ttl',
           message: 'ttlSeconds must be a positive whole number of seconds.',
         });
       }
+      const checkedLabel = label === undefined ? null : checkTokenLabel(label);
       const now = clock.now();
-      const id = newId('tok');
-      const secret = generateSecret(random);
-      const expiresAt =
-        ttlSeconds === undefined ? null : new Date(now + ttlSeconds * 1000).toISOString();
-      await database.transaction(async (transaction) => {
-        const { rowCount } = await transaction.query(
-          `INSERT INTO tokens (id, account_id, secret_sha256, created_at, expires_at)
-           SELECT $1, id, $3, $4, $5 FROM service_accounts WHERE id = $2`,
-          [id, accountId, hashSecret(secret), new Date(now), expiresAt],
-        );
-        if (rowCount === 0) {
-          throw new FollowUpServerError({
-            code: 'account_not_found',
-            message: `No service account has the id ${accountId}.`,
-          });
-        }
-        await recordAuditEntry(
-          transaction,
-          {
-            action: 'token.issued',
-            actor,
-            target: { type: 'token', id },
-            metadata: { accountId, expiresAt },
-          },
-          audit,
-        );
-      });
-      return { id, token: formatToken(accountId, secret), expiresAt };
+      return database.transaction((transaction) =>
+        insertToken(transaction, { accountId, ttlSeconds, label: checkedLabel, actor, now }),
+      );
     },
 
     async listTokens(accountId) {
       const { rows } = await database.query<TokenRow>(
-        `SELECT id, account_id, secret_sha256, created_at, expires_at, revoked_at
-           FROM tokens WHERE account_id = $1 ORDER BY created_at, id`,
+        `SELECT ${tokenColumns} FROM tokens WHERE account_id = $1 ORDER BY created_at, id`,
         [accountId],
       );
       const now = clock.now();
       return rows.map((row) => toTokenInfo(row, now));
+    },
+
+    async getToken(tokenId) {
+      const { rows } = await database.query<TokenRow>(
+        `SELECT ${tokenColumns} FROM tokens WHERE id = $1`,
+        [tokenId],
+      );
+      return rows[0] ? toTokenInfo(rows[0], clock.now()) : undefined;
     },
 
     async revokeToken({ tokenId, actor = operator }) {
@@ -304,7 +476,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       return database.transaction(async (transaction) => {
         const revoked = await transaction.query<TokenRow>(
           `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL
-           RETURNING id, account_id, secret_sha256, created_at, expires_at, revoked_at`,
+           RETURNING ${tokenColumns}`,
           [tokenId, new Date(now)],
         );
         const row = revoked.rows[0];
@@ -322,8 +494,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
           return toTokenInfo(row, now);
         }
         const existing = await transaction.query<TokenRow>(
-          `SELECT id, account_id, secret_sha256, created_at, expires_at, revoked_at
-             FROM tokens WHERE id = $1`,
+          `SELECT ${tokenColumns} FROM tokens WHERE id = $1`,
           [tokenId],
         );
         if (!existing.rows[0]) {
@@ -336,16 +507,134 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       });
     },
 
+    async rollToken({ tokenId, graceSeconds, actor = operator }) {
+      if (
+        !Number.isSafeInteger(graceSeconds) ||
+        graceSeconds < 0 ||
+        graceSeconds > MAX_ROLL_GRACE_SECONDS
+      ) {
+        throw new FollowUpServerError({
+          code: 'invalid_grace',
+          message: `The grace period is a whole number of seconds from 0 to ${MAX_ROLL_GRACE_SECONDS} (30 days).`,
+        });
+      }
+      const now = clock.now();
+      return database.transaction(async (transaction) => {
+        const { rows } = await transaction.query<TokenRow>(
+          `SELECT ${tokenColumns} FROM tokens WHERE id = $1 FOR UPDATE`,
+          [tokenId],
+        );
+        const row = rows[0];
+        if (!row) {
+          throw new FollowUpServerError({
+            code: 'token_not_found',
+            message: `No token has the id ${tokenId}.`,
+          });
+        }
+        if (stateOf(row, now) !== 'active') {
+          throw new FollowUpServerError({
+            code: 'token_not_active',
+            message: `The token ${tokenId} is ${stateOf(row, now)}: only an active token can be rolled.`,
+          });
+        }
+        const lifetime =
+          row.expires_at === null
+            ? undefined
+            : Math.max(1, Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 1000));
+        const issued = await insertToken(transaction, {
+          accountId: row.account_id,
+          ttlSeconds: lifetime,
+          label: row.label,
+          actor,
+          now,
+        });
+        const graceEnd = now + graceSeconds * 1000;
+        const expiresAt =
+          row.expires_at !== null && row.expires_at.getTime() < graceEnd
+            ? row.expires_at
+            : new Date(graceEnd);
+        const updated = await transaction.query<TokenRow>(
+          `UPDATE tokens SET expires_at = $2, replaced_by = $3 WHERE id = $1
+           RETURNING ${tokenColumns}`,
+          [tokenId, expiresAt, issued.id],
+        );
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'token.rolled',
+            actor,
+            target: { type: 'token', id: tokenId },
+            metadata: {
+              accountId: row.account_id,
+              replacedBy: issued.id,
+              graceSeconds,
+              expiresAt: expiresAt.toISOString(),
+            },
+          },
+          audit,
+        );
+        return { issued, previous: toTokenInfo(updated.rows[0] as TokenRow, now) };
+      });
+    },
+
+    async disableAccount({ accountId, actor = operator }) {
+      const now = clock.now();
+      return database.transaction(async (transaction) => {
+        const { rows } = await transaction.query<AccountRow>(
+          `SELECT ${accountColumns} FROM service_accounts WHERE id = $1 FOR UPDATE`,
+          [accountId],
+        );
+        const row = rows[0];
+        if (!row) {
+          throw new FollowUpServerError({
+            code: 'account_not_found',
+            message: `No service account has the id ${accountId}.`,
+          });
+        }
+        if (row.disabled_at !== null) return { account: toAccount(row), tokensRevoked: 0 };
+        const disabled = await transaction.query<AccountRow>(
+          `UPDATE service_accounts SET disabled_at = $2 WHERE id = $1 RETURNING ${accountColumns}`,
+          [accountId, new Date(now)],
+        );
+        // Every token that still works ends now; expired ones are left as they are.
+        const revoked = await transaction.query(
+          `UPDATE tokens SET revoked_at = $2
+            WHERE account_id = $1 AND revoked_at IS NULL
+              AND (expires_at IS NULL OR expires_at > $2)`,
+          [accountId, new Date(now)],
+        );
+        const tokensRevoked = revoked.rowCount ?? 0;
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'service_account.disabled',
+            actor,
+            target: { type: 'service_account', id: accountId },
+            metadata: { tokensRevoked },
+          },
+          audit,
+        );
+        return { account: toAccount(disabled.rows[0] as AccountRow), tokensRevoked };
+      });
+    },
+
     async verifyToken(token) {
       if (token === undefined || token === '') return { ok: false, code: 'token_missing' };
       const parsed = parseToken(token);
       if (!parsed) return { ok: false, code: 'token_invalid' };
       const digest = hashSecret(parsed.secret);
       const { rows } = await database.query<
-        TokenRow & { name: string; role: Role; account_created_at: Date }
+        TokenRow & {
+          name: string;
+          role: Role;
+          account_created_at: Date;
+          account_disabled_at: Date | null;
+        }
       >(
-        `SELECT t.id, t.account_id, t.secret_sha256, t.created_at, t.expires_at, t.revoked_at,
-                a.name, a.role, a.created_at AS account_created_at
+        `SELECT t.id, t.account_id, t.label, t.secret_sha256, t.created_at, t.expires_at,
+                t.revoked_at, t.last_used_at, t.replaced_by,
+                a.name, a.role, a.created_at AS account_created_at,
+                a.disabled_at AS account_disabled_at
            FROM service_accounts a JOIN tokens t ON t.account_id = a.id
           WHERE a.id = $1`,
         [parsed.accountId],
@@ -358,8 +647,12 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         if (equal && row) match = row;
       }
       if (!match) return { ok: false, code: 'token_invalid' };
-      const state = stateOf(match, clock.now());
+      const now = clock.now();
+      const state = stateOf(match, now);
       if (state !== 'active') return { ok: false, code: `token_${state}` };
+      // Defence in depth: disabling an account revokes its tokens in the same transaction.
+      if (match.account_disabled_at !== null) return { ok: false, code: 'token_revoked' };
+      await noteUse(match, now);
       return {
         ok: true,
         tokenId: match.id,
@@ -368,6 +661,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
           name: match.name,
           role: match.role,
           created_at: match.account_created_at,
+          disabled_at: match.account_disabled_at,
         }),
       };
     },
