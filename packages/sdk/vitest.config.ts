@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // A guard against a hung test, not a measure of speed: on a loaded machine (CI, or many test
+    // runs sharing two cores) a walk of 10,000 items over loopback takes well over vitest's
+    // default 5 s. Every time-dependent behaviour under test runs on an injected clock instead.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     // test/memory.test.ts forces garbage collections to check that a walk lets go of its pages.

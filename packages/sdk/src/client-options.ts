@@ -78,6 +78,30 @@ export interface RetryEvent {
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
+ * The clock behind the SDK's deadlines and waits: the current time and one-shot timers. The
+ * default is the runtime's own (`Date.now`, `setTimeout`); tests pass a manual clock to expire a
+ * timeout or end a wait exactly when they choose, instead of racing real timers.
+ *
+ * @example
+ * ```ts
+ * const clock: Clock = {
+ *   now: () => Date.now(),
+ *   setTimer: (callback, ms) => {
+ *     const timer = setTimeout(callback, ms);
+ *     return () => clearTimeout(timer);
+ *   },
+ * };
+ * const client = new FollowUp({ token, baseUrl, clock });
+ * ```
+ */
+export interface Clock {
+  /** The current time in milliseconds since the epoch, as `Date.now()` gives it. */
+  now(): number;
+  /** Calls `callback` once, `ms` milliseconds from now; the function returned cancels it. */
+  setTimer(callback: () => void, ms: number): () => void;
+}
+
+/**
  * Options of `new FollowUp(…)`.
  *
  * @example
@@ -127,6 +151,12 @@ export interface FollowUpOptions {
    * stops waiting on abort when a replacement ignores the signal. Tests pass an instant one.
    */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * The time and timers behind `timeout`, the waits between retries (unless `sleep` is given)
+   * and the reading of a `Retry-After` date. Defaults to the runtime's `Date.now` and
+   * `setTimeout`; tests pass a manual clock.
+   */
+  clock?: Clock;
 }
 
 /**

@@ -2,7 +2,7 @@ import { APIPromise } from './api-promise.js';
 import type { FollowUpOptions, RequestOptions, Validation } from './client-options.js';
 import { ConfigurationError } from './errors.js';
 import { checkMaxRetries, checkTimeout, HttpClient } from './internal/http-client.js';
-import { defaultSleep } from './internal/sleep.js';
+import { clockSleep, systemClock } from './internal/sleep.js';
 import { parseToken } from './internal/token.js';
 import { Audit } from './resources/audit.js';
 import { Contacts } from './resources/contacts.js';
@@ -157,6 +157,15 @@ export class FollowUp {
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new ConfigurationError({ message: 'fetch must be a function.' });
     }
+    const clock = options.clock ?? systemClock;
+    if (
+      typeof clock !== 'object' ||
+      clock === null ||
+      typeof clock.now !== 'function' ||
+      typeof clock.setTimer !== 'function'
+    ) {
+      throw new ConfigurationError({ message: 'clock must have now() and setTimer().' });
+    }
     this.serviceAccountId = serviceAccountId;
     this.#http = new HttpClient({
       baseUrl: checkBaseUrl(options.baseUrl),
@@ -175,8 +184,8 @@ export class FollowUp {
       validation,
       onRetry: options.onRetry,
       random: options.random ?? Math.random,
-      sleep: options.sleep ?? defaultSleep,
-      now: Date.now,
+      sleep: options.sleep ?? clockSleep(clock),
+      clock,
     });
     const http = this.#http;
     this.contacts = new Contacts(http);

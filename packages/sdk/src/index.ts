@@ -27,6 +27,7 @@ export {
   type FollowUpSummary,
 } from './client.js';
 export type {
+  Clock,
   FetchLike,
   FollowUpOptions,
   Logger,

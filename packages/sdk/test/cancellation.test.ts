@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError, FollowUp, type RetryEvent } from '../src/index.js';
 import { type Fixture, startFixture, TOKEN } from './fixture-server.js';
-import { clientFor, seen } from './helpers.js';
+import { clientFor, manualClock, seen, until } from './helpers.js';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -30,17 +30,16 @@ describe('abort', () => {
     expect(fixture.count(PATH)).toBe(before + 1);
   });
 
-  it('cuts a Retry-After: 30 wait short (with the real timer)', async () => {
+  it('cuts a Retry-After: 30 wait short, and cancels its timer', async () => {
     const controller = new AbortController();
     const events: RetryEvent[] = [];
+    const clock = manualClock();
+    // No `sleep` option: the SDK's own wait, on the clock's timers.
     const client = new FollowUp({
       token: TOKEN,
       baseUrl: fixture.baseUrl,
-      onRetry: (event) => {
-        events.push(event);
-        // Abort once the SDK has started to wait.
-        setTimeout(() => controller.abort(), 5);
-      },
+      clock,
+      onRetry: (event) => events.push(event),
     });
     const before = fixture.count(PATH);
     fixture.script('GET', PATH, {
@@ -48,19 +47,25 @@ describe('abort', () => {
       headers: { 'retry-after': '30' },
       body: { code: 'rate_limited' },
     });
-    const error = await client.contacts
+    const pending = client.contacts
       .get('con_00000001', { signal: controller.signal })
       .catch((caught: unknown) => caught);
+    // The call's deadline (60 s) and the 30 s wait.
+    await until(() => clock.pendingTimers().length === 2);
+    expect(clock.pendingTimers()).toEqual([60_000, 30_000]);
+    controller.abort();
+    const error = await pending;
     expect(APIUserAbortError.isInstance(error)).toBe(true);
     expect(events.map((event) => event.delayMs)).toEqual([30_000]);
     expect(fixture.count(PATH)).toBe(before + 1);
+    expect(clock.pendingTimers()).toEqual([]);
   });
 
   it('cuts short an injected sleep that ignores the signal', async () => {
     const controller = new AbortController();
     const { client } = clientFor(fixture, {
       sleep: () => new Promise<void>(() => undefined),
-      onRetry: () => setTimeout(() => controller.abort(), 1),
+      onRetry: () => queueMicrotask(() => controller.abort()),
     });
     fixture.script('GET', PATH, { status: 503, body: { code: 'unavailable' } });
     const error = await client.contacts
@@ -123,28 +128,54 @@ describe('abort', () => {
 
 describe('timeouts', () => {
   it('times out a request that never answers', async () => {
-    const { client } = clientFor(fixture, { timeout: 50 });
+    const clock = manualClock();
+    const { client } = clientFor(fixture, { timeout: 50, clock });
+    const before = fixture.count(PATH);
     fixture.script('GET', PATH, { hang: true });
-    const error = await client.contacts.get('con_00000001').catch((caught: unknown) => caught);
+    const pending = client.contacts.get('con_00000001').catch((caught: unknown) => caught);
+    await seen(fixture, PATH, before + 1);
+    clock.advance(49);
+    clock.advance(1);
+    const error = await pending;
     expect(APITimeoutError.isInstance(error)).toBe(true);
     expect((error as APITimeoutError).method).toBe('GET');
+    expect(clock.pendingTimers()).toEqual([]);
   });
 
   it('counts the waits between retries in the timeout', async () => {
+    const clock = manualClock();
+    let sleeping = false;
     const { client } = clientFor(fixture, {
       timeout: 200,
+      clock,
       // A sleep that never ends: only the call's deadline can stop it.
-      sleep: () => new Promise<void>(() => undefined),
+      sleep: () => {
+        sleeping = true;
+        return new Promise<void>(() => undefined);
+      },
       random: () => 0.1,
     });
     fixture.script('GET', PATH, { status: 503, body: { code: 'unavailable' } });
-    const error = await client.contacts.get('con_00000001').catch((caught: unknown) => caught);
+    const pending = client.contacts.get('con_00000001').catch((caught: unknown) => caught);
+    await until(() => sleeping);
+    clock.advance(200);
+    const error = await pending;
     expect(APITimeoutError.isInstance(error)).toBe(true);
   });
 
   it('gives a later page its own budget, under the same option', async () => {
-    // Long enough for a page from a local server even on a busy machine.
-    const { client } = clientFor(fixture, { timeout: 2_000 });
+    const clock = manualClock();
+    // Each answered page uses 1.5 s of the 2 s budget: a budget shared by the walk would run out
+    // on the second page at 2 s; a budget per page runs out only 2 s after that page started.
+    const { client } = clientFor(fixture, {
+      timeout: 2_000,
+      clock,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        clock.advance(1_500);
+        return response;
+      },
+    });
     fixture.script(
       'GET',
       '/api/contacts',
@@ -152,20 +183,38 @@ describe('timeouts', () => {
       { when: (query) => query.offset === '100' },
     );
     const ids: string[] = [];
-    const error = await (async () => {
+    let settled = false;
+    const pending = (async () => {
       for await (const contact of client.contacts.list({ limit: 100 })) ids.push(contact.id);
-    })().catch((caught: unknown) => caught);
+    })()
+      .catch((caught: unknown) => caught)
+      .finally(() => {
+        settled = true;
+      });
+    await until(() => fixture.requests.some((request) => request.query.offset === '100'));
+    clock.advance(1_999);
+    // Give an abort every chance to surface before checking that none happened.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    clock.advance(1);
+    const error = await pending;
     expect(ids).toHaveLength(100);
     expect(APITimeoutError.isInstance(error)).toBe(true);
     expect((error as APITimeoutError).resumeFrom).toEqual({ offset: 100 });
   });
 
   it('lets a per-call timeout override the client one', async () => {
-    const { client } = clientFor(fixture);
+    const clock = manualClock();
+    const { client } = clientFor(fixture, { clock });
+    const before = fixture.count(PATH);
     fixture.script('GET', PATH, { hang: true });
-    const error = await client.contacts
+    const pending = client.contacts
       .get('con_00000001', { timeout: 30 })
       .catch((caught: unknown) => caught);
+    await seen(fixture, PATH, before + 1);
+    expect(clock.pendingTimers()).toEqual([30]);
+    clock.advance(30);
+    const error = await pending;
     expect(APITimeoutError.isInstance(error)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { FollowUp, type FollowUpOptions } from '../src/index.js';
+import { type Clock, FollowUp, type FollowUpOptions } from '../src/index.js';
 import type { Fixture } from './fixture-server.js';
 import { TOKEN } from './fixture-server.js';
 
@@ -35,4 +35,49 @@ export function clientFor(
 /** Resolves once the fixture has seen `count` requests to `path`. */
 export async function seen(fixture: Fixture, path: string, count = 1): Promise<void> {
   while (fixture.count(path) < count) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/** A clock whose time moves only when a test says so. */
+export interface ManualClock extends Clock {
+  /** Moves the time forward by `ms` and runs, in order, every timer that falls due. */
+  advance(ms: number): void;
+  /** The delays of the timers still waiting, in the order they were set. */
+  pendingTimers(): number[];
+}
+
+/** A {@link ManualClock} starting at `start` (a whole second, so HTTP dates are exact). */
+export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
+  let time = start;
+  let sequence = 0;
+  const timers = new Map<number, { at: number; ms: number; callback: () => void }>();
+  return {
+    now: () => time,
+    setTimer(callback, ms) {
+      const id = sequence++;
+      timers.set(id, { at: time + ms, ms, callback });
+      return () => {
+        timers.delete(id);
+      };
+    },
+    advance(ms) {
+      time += ms;
+      for (;;) {
+        let next: [number, { at: number; callback: () => void }] | undefined;
+        for (const entry of timers) {
+          if (entry[1].at <= time && (next === undefined || entry[1].at < next[1].at)) {
+            next = entry;
+          }
+        }
+        if (next === undefined) return;
+        timers.delete(next[0]);
+        next[1].callback();
+      }
+    },
+    pendingTimers: () => [...timers.values()].map((timer) => timer.ms),
+  };
+}
+
+/** Resolves once `condition()` holds, checking after each turn of the event loop. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }

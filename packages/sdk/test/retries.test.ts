@@ -7,7 +7,7 @@ import {
   type RetryEvent,
 } from '../src/index.js';
 import { type Fixture, startFixture } from './fixture-server.js';
-import { clientFor } from './helpers.js';
+import { clientFor, manualClock } from './helpers.js';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -80,18 +80,17 @@ describe('retries', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const events: RetryEvent[] = [];
-    const { client } = clientFor(fixture, { onRetry: (event) => events.push(event) });
-    const date = new Date(Date.now() + 20_000).toUTCString();
+    const clock = manualClock();
+    const { client } = clientFor(fixture, { clock, onRetry: (event) => events.push(event) });
+    const date = new Date(clock.now() + 20_000).toUTCString();
     fixture.script('GET', PATH, {
       status: 503,
       headers: { 'retry-after': date },
       body: problemBody(503),
     });
     await client.contacts.get('con_00000000');
-    // The date has a one-second resolution and some time passes (more on a busy machine), so
-    // the wait is somewhat under 20 s; far above the 250 ms backoff it would be otherwise.
-    expect(events[0]?.delayMs).toBeGreaterThan(10_000);
-    expect(events[0]?.delayMs).toBeLessThanOrEqual(20_000);
+    // Read against the client's clock: exactly the 20 s the date is ahead of it.
+    expect(events[0]?.delayMs).toBe(20_000);
   });
 
   it('caps Retry-After at 60 s, and keeps the uncapped value on the error', async () => {

@@ -8,7 +8,7 @@ import {
   TOKEN,
   TOKEN_SECRET,
 } from './fixture-server.js';
-import { instantSleep } from './helpers.js';
+import { instantSleep, manualClock, seen } from './helpers.js';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -59,6 +59,9 @@ describe('malformed tokens', () => {
     expect(() => new FollowUp({ ...base, timeout: 0 })).toThrow(ConfigurationError);
     expect(() => new FollowUp({ ...base, maxRetries: -1 })).toThrow(ConfigurationError);
     expect(
+      () => new FollowUp({ ...base, clock: { now: () => 0 } as FollowUpOptions['clock'] & object }),
+    ).toThrow(ConfigurationError);
+    expect(
       () =>
         new FollowUp({ ...base, validation: 'loose' as FollowUpOptions['validation'] & string }),
     ).toThrow(ConfigurationError);
@@ -89,12 +92,14 @@ describe('the token secret never leaks', () => {
     const log = (message: string, fields?: Record<string, unknown>) =>
       lines.push(`${message} ${deepInspect(fields)}`);
     const controller = new AbortController();
+    const clock = manualClock();
     const client = new FollowUp({
       token: TOKEN,
       baseUrl: fixture.baseUrl,
       logger: { debug: log, info: log, warn: log, error: log },
       validation: 'warn',
       sleep: instantSleep().sleep,
+      clock,
       maxRetries: 1,
     });
     const refused = new FollowUp({ token: TOKEN, baseUrl: 'http://127.0.0.1:9', maxRetries: 0 });
@@ -108,8 +113,8 @@ describe('the token secret never leaks', () => {
     fixture.script('GET', '/api/contacts/con_c', { body: { id: 'con_c' } });
     fixture.script('GET', '/api/contacts/con_d', { status: 200, body: 'garbage' });
     fixture.script('GET', '/api/contacts/con_e', { hang: true });
-    setTimeout(() => controller.abort(), 50);
-    const outcomes = await Promise.allSettled([
+    fixture.script('GET', '/api/contacts/con_f', { hang: true });
+    const calls = Promise.allSettled([
       client.contacts.get('con_a'),
       client.contacts.get('con_b'),
       client.contacts.get('con_c'),
@@ -120,10 +125,35 @@ describe('the token secret never leaks', () => {
       refused.contacts.get('con_g'),
       client.contacts.get('con_missing'),
     ]);
+    // Abort one hanging call and let the other time out, once both have reached the server.
+    await seen(fixture, '/api/contacts/con_e');
+    await seen(fixture, '/api/contacts/con_f');
+    controller.abort();
+    clock.advance(1);
+    const outcomes = await calls;
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'rejected', // 503 twice
+      'rejected', // connection dropped twice
+      'fulfilled', // an invalid body, only warned about
+      'rejected', // not JSON
+      'rejected', // aborted
+      'rejected', // timed out
+      'fulfilled',
+      'rejected', // connection refused
+      'rejected', // 404
+    ]);
     const errors = outcomes.flatMap((outcome) =>
       outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
     );
-    expect(errors.length).toBeGreaterThanOrEqual(6);
+    expect(errors.map((error) => (error as Error).name)).toEqual([
+      'InternalServerError',
+      'APIConnectionError',
+      'ResponseValidationError',
+      'APIUserAbortError',
+      'APITimeoutError',
+      'APIConnectionError',
+      'NotFoundError',
+    ]);
     // The check itself can see a secret where there is one.
     expect(
       deepInspect(new Error('x', { cause: { headers: new Headers({ a: TOKEN }) } })),

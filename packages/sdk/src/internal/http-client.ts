@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { WithResponse } from '../api-promise.js';
 import type {
+  Clock,
   FetchLike,
   Logger,
   RequestOptions,
@@ -36,7 +37,7 @@ export interface HttpClientSettings {
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  readonly now: () => number;
+  readonly clock: Clock;
 }
 
 /** One API call. */
@@ -175,9 +176,10 @@ export class HttpClient {
       });
     }
 
+    const clock = settings.clock;
     const deadline = new AbortController();
-    const deadlineAt = settings.now() + timeout;
-    const timer = setTimeout(() => deadline.abort(), timeout);
+    const deadlineAt = clock.now() + timeout;
+    const cancelDeadline = clock.setTimer(() => deadline.abort(), timeout);
     const signal =
       userSignals.length === 0
         ? deadline.signal
@@ -226,7 +228,7 @@ export class HttpClient {
         let reason: RetryEvent['reason'];
         let status: number | undefined;
         let retryAfterMs: number | undefined;
-        const started = settings.now();
+        const started = clock.now();
         let phase: 'send' | 'read' = 'send';
         logger?.debug?.('followup: request', { method, url, attempt });
         try {
@@ -240,13 +242,13 @@ export class HttpClient {
             attempt,
             status: response.status,
             requestId,
-            durationMs: settings.now() - started,
+            durationMs: clock.now() - started,
           });
           if (response.ok) {
             return { data: this.#parse(spec, response, text, url), response };
           }
           status = response.status;
-          retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+          retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
           failure = makeAPIError({
             status,
             statusText: response.statusText,
@@ -282,7 +284,7 @@ export class HttpClient {
             ? backoffDelay(attempt, settings.random)
             : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
         // Waiting past the deadline could only end in a timeout; the real failure says more.
-        if (settings.now() + delayMs >= deadlineAt) throw failure;
+        if (clock.now() + delayMs >= deadlineAt) throw failure;
         const event: RetryEvent = { attempt, delayMs, reason, status, error: failure, method, url };
         logger?.info?.('followup: retrying', { method, url, attempt, delayMs, reason, status });
         settings.onRetry?.(event);
@@ -293,7 +295,7 @@ export class HttpClient {
         }
       }
     } finally {
-      clearTimeout(timer);
+      cancelDeadline();
     }
   }
 

@@ -1,23 +1,35 @@
+import type { Clock } from '../client-options.js';
+
+/** The runtime's own clock: `Date.now` and `setTimeout`. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer: (callback, ms) => {
+    const timer = setTimeout(callback, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 /**
- * Waits `ms` milliseconds, or rejects with the signal's reason as soon as it aborts (the timer is
- * cleared, so nothing is left running).
+ * A sleep on `clock`'s timers: waits `ms` milliseconds, or rejects with the signal's reason as
+ * soon as it aborts (the timer is cancelled, so nothing is left running).
  */
-export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+export function clockSleep(clock: Clock): (ms: number, signal: AbortSignal) => Promise<void> {
+  return (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        cancel();
+        reject(signal.reason);
+      };
+      const cancel = clock.setTimer(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
 }
 
 /**
