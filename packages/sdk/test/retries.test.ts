@@ -210,6 +210,39 @@ describe('retries', () => {
     await client.contacts.delete(created.id);
   });
 
+  it('retries 409 idempotency_in_progress with the same key after Retry-After, so it creates once', async () => {
+    const events: RetryEvent[] = [];
+    const { client, waits } = clientFor(fixture, { onRetry: (event) => events.push(event) });
+    fixture.script('POST', '/api/contacts', {
+      status: 409,
+      headers: { 'retry-after': '1' },
+      body: { title: 'Conflict', status: 409, code: 'idempotency_in_progress' },
+    });
+    const before = fixture.collections.contacts?.length ?? 0;
+    const created = await client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+    const posts = fixture.requests.filter((request) => request.method === 'POST').slice(-2);
+    const [first, second] = posts.map((request) => request.headers['idempotency-key']);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toBe(first);
+    expect(events).toMatchObject([{ attempt: 1, reason: 'status', status: 409 }]);
+    expect(waits).toEqual([1000]);
+    expect(fixture.collections.contacts?.length).toBe(before + 1);
+    await client.contacts.delete(created.id);
+  });
+
+  it('never retries another 409, such as idempotency_conflict', async () => {
+    const { client, waits } = clientFor(fixture);
+    fixture.script('POST', '/api/contacts', {
+      status: 409,
+      body: { title: 'Conflict', status: 409, code: 'idempotency_conflict' },
+    });
+    const error = await client.contacts
+      .create({ firstName: 'Ada', lastName: 'Lovelace' })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    expect(waits).toEqual([]);
+  });
+
   it('logs requests and retries through the logger', async () => {
     const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
     const logger = {

@@ -22,6 +22,9 @@ import { makeAPIError } from './make-api-error.js';
 import { isNetworkError } from './network-error.js';
 import { parseProblem } from './problem.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+
+const IDEMPOTENCY_IN_PROGRESS = 'idempotency_in_progress';
+
 import { raceAbort } from './sleep.js';
 
 /** The settings an {@link HttpClient} runs with, already checked. */
@@ -258,7 +261,10 @@ export class HttpClient {
             url,
             retryAfterMs,
           });
-          if (!RETRYABLE_STATUSES.has(status)) throw failure;
+          // A 409 idempotency_in_progress means the first request with this key still runs:
+          // the same request, with the same key, will get its answer once it is done.
+          const inProgress = status === 409 && failure.code === IDEMPOTENCY_IN_PROGRESS;
+          if (!RETRYABLE_STATUSES.has(status) && !inProgress) throw failure;
           reason = 'status';
         } catch (caught) {
           if (FollowUpError.isInstance(caught)) throw caught;
