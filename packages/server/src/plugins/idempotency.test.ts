@@ -1,22 +1,42 @@
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
+import { buildServer } from '../build-server.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_LEASE_RENEW_MS } from './idempotency.js';
 
 let runs = 0;
 let behaviour: () => Promise<void> = async () => {};
 
-const server = useTestServer({
-  configure(app) {
-    app.post(
-      '/test/things',
-      { config: { idempotent: true }, onRequest: app.requireCapability('contacts.write') },
-      async (request, reply) => {
-        runs++;
-        await behaviour();
-        return reply.code(201).send({ run: runs, body: request.body });
-      },
-    );
-  },
-});
+function addTestRoute(app: FastifyInstance) {
+  app.post(
+    '/test/things',
+    { config: { idempotent: true }, onRequest: app.requireCapability('contacts.write') },
+    async (request, reply) => {
+      runs++;
+      await behaviour();
+      return reply.code(201).send({ run: runs, body: request.body });
+    },
+  );
+}
+
+const server = useTestServer({ configure: addTestRoute });
+
+/** A behaviour that holds the request until `release()`; `entered` resolves once it runs. */
+function holdRequests() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered: () => void = () => {};
+  const inHandler = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  behaviour = () => {
+    entered();
+    return gate;
+  };
+  return { release, entered: inHandler };
+}
 
 function create(token: string, body: unknown, key?: string) {
   return server().app.inject({
@@ -124,6 +144,87 @@ describe('Idempotency-Key', () => {
     expect((await create(token, { name: 'a' }, 'key-1')).headers['idempotent-replayed']).toBe(
       'true',
     );
+    expect(runs).toBe(1);
+  });
+
+  it('keeps the reservation while the first request runs, however long: no second create', async () => {
+    runs = 0;
+    const { token } = await server().tokenFor('AGENT');
+    const hold = holdRequests();
+    const first = create(token, { name: 'a' }, 'key-1');
+    await hold.entered;
+    server().clock.advance(10 * 60 * 1000); // ten minutes into the first request
+    const concurrent = await create(token, { name: 'a' }, 'key-1');
+    expect(concurrent.statusCode).toBe(409);
+    expect(concurrent.headers['retry-after']).toBe('1');
+    expect(concurrent.json()).toMatchObject({ code: 'idempotency_in_progress' });
+    hold.release();
+    expect((await first).statusCode).toBe(201);
+    behaviour = async () => {};
+    const replay = await create(token, { name: 'a' }, 'key-1');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(runs).toBe(1);
+  });
+
+  it('renews the lease of a running request, so another instance does not take it over', async () => {
+    runs = 0;
+    const { token } = await server().tokenFor('AGENT');
+    // A second instance on the same database, whose lease renewal runs on fake interval timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const other = buildServer({
+      database: server().database,
+      clock: server().clock,
+      logger: false,
+    });
+    addTestRoute(other);
+    try {
+      await other.ready();
+      const hold = holdRequests();
+      const first = other.inject({
+        method: 'POST',
+        url: '/test/things',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'key-1',
+        },
+        payload: '{"name":"a"}',
+      });
+      await hold.entered;
+      server().clock.advance(2 * IDEMPOTENCY_LEASE_MS);
+      const renewedUntil = server().clock.now() + IDEMPOTENCY_LEASE_MS;
+      vi.advanceTimersByTime(IDEMPOTENCY_LEASE_RENEW_MS);
+      for (let tries = 0; tries < 1000; tries++) {
+        const { rows } = await server().database.query<{ lease_expires_at: Date }>(
+          'SELECT lease_expires_at FROM idempotency_keys',
+        );
+        if (rows[0]?.lease_expires_at.getTime() === renewedUntil) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const concurrent = await create(token, { name: 'a' }, 'key-1');
+      expect(concurrent.statusCode).toBe(409);
+      expect(concurrent.json()).toMatchObject({ code: 'idempotency_in_progress' });
+      hold.release();
+      expect((await first).statusCode).toBe(201);
+      expect(runs).toBe(1);
+    } finally {
+      await other.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up a reservation whose lease ran out (its process died)', async () => {
+    runs = 0;
+    const { token, accountId } = await server().tokenFor('AGENT');
+    const now = server().clock.now();
+    await server().database.query(
+      `INSERT INTO idempotency_keys
+         (account_id, key, method, path, request_sha256, created_at, holder, lease_expires_at)
+       VALUES ($1, 'key-1', 'POST', '/test/things', '\\x00', $2, 'dead', $3)`,
+      [accountId, new Date(now - IDEMPOTENCY_LEASE_MS - 1), new Date(now - 1)],
+    );
+    const response = await create(token, { name: 'a' }, 'key-1');
+    expect(response.statusCode).toBe(201);
     expect(runs).toBe(1);
   });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/database.js';
@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** @internal The idempotency key this request reserved. */
-    idempotencyReservation?: { accountId: string; key: string } | undefined;
+    idempotencyReservation?: Reservation | undefined;
   }
 }
 
@@ -21,8 +21,23 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** How long a key is remembered: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-// A reservation whose request never completed (the process died) is given up after this.
-const abandonedAfterMs = 60 * 1000;
+/**
+ * How long a reservation outlives the last sign of life of its request. The request's server
+ * renews it every {@link IDEMPOTENCY_LEASE_RENEW_MS} while the request runs, however long that
+ * is; a reservation whose process died is given up once this much time has passed.
+ */
+export const IDEMPOTENCY_LEASE_MS = 30 * 1000;
+
+/** How often a server renews the leases of the requests it is running. */
+export const IDEMPOTENCY_LEASE_RENEW_MS = 10 * 1000;
+
+/** @internal A key reserved by a running request. */
+interface Reservation {
+  accountId: string;
+  key: string;
+  /** Random, to tell this reservation from a later one of the same key. */
+  holder: string;
+}
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
 
 interface KeyRow {
@@ -31,6 +46,8 @@ interface KeyRow {
   response_body: string | null;
   response_type: string | null;
   created_at: Date;
+  holder: string | null;
+  lease_expires_at: Date | null;
 }
 
 /**
@@ -38,7 +55,9 @@ interface KeyRow {
  * service account: the same key with the same request within 24 hours answers the first
  * response again (`Idempotent-Replayed: true`) and runs nothing; the same key with another
  * request is 409 `idempotency_conflict`; while the first is still running, 409
- * `idempotency_in_progress`. Server errors (5xx) release the key, so a retry runs again.
+ * `idempotency_in_progress` with `Retry-After: 1`, however long it runs (its lease is renewed while
+ * it runs). Server errors (5xx) release the key, so a retry runs again; a reservation whose process
+ * died is given up once its lease ({@link IDEMPOTENCY_LEASE_MS}) ran out.
  */
 export function installIdempotency(
   app: FastifyInstance,
@@ -46,6 +65,39 @@ export function installIdempotency(
 ): void {
   const { database, clock } = options;
   let lastPurge = Number.NEGATIVE_INFINITY;
+  // The reservations of the requests this server is running, by holder: never given up while
+  // here, and their leases renewed for the other instances sharing the database.
+  const running = new Map<string, Reservation>();
+
+  async function renewLeases(): Promise<void> {
+    if (running.size === 0) return;
+    const live = [...running.values()];
+    await database.query(
+      `UPDATE idempotency_keys SET lease_expires_at = $1
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS live(account_id, key, holder)
+        WHERE idempotency_keys.account_id = live.account_id AND idempotency_keys.key = live.key
+          AND idempotency_keys.holder = live.holder`,
+      [
+        new Date(clock.now() + IDEMPOTENCY_LEASE_MS),
+        live.map((reservation) => reservation.accountId),
+        live.map((reservation) => reservation.key),
+        live.map((reservation) => reservation.holder),
+      ],
+    );
+  }
+
+  let renewal: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    renewal = setInterval(() => {
+      renewLeases().catch((error: unknown) => {
+        app.log.error({ err: error }, 'renewing idempotency leases failed');
+      });
+    }, IDEMPOTENCY_LEASE_RENEW_MS);
+    renewal.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(renewal);
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || !request.routeOptions.config.idempotent) return;
@@ -79,27 +131,48 @@ export function installIdempotency(
       ]);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
+      const holder = randomUUID();
       const reserved = await database.query(
-        `INSERT INTO idempotency_keys (account_id, key, method, path, request_sha256, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, key) DO NOTHING`,
-        [accountId, header, request.method, path, digest, new Date(now)],
+        `INSERT INTO idempotency_keys
+           (account_id, key, method, path, request_sha256, created_at, holder, lease_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (account_id, key) DO NOTHING`,
+        [
+          accountId,
+          header,
+          request.method,
+          path,
+          digest,
+          new Date(now),
+          holder,
+          new Date(now + IDEMPOTENCY_LEASE_MS),
+        ],
       );
       if (reserved.rowCount === 1) {
-        request.idempotencyReservation = { accountId, key: header };
+        const reservation = { accountId, key: header, holder };
+        request.idempotencyReservation = reservation;
+        running.set(holder, reservation);
         return;
       }
       const { rows } = await database.query<KeyRow>(
-        `SELECT request_sha256, status, response_body, response_type, created_at
+        `SELECT request_sha256, status, response_body, response_type, created_at, holder,
+                lease_expires_at
            FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
         [accountId, header],
       );
       const row = rows[0];
       if (!row) continue; // released in between: try to reserve again
       const age = now - row.created_at.getTime();
-      if (age >= IDEMPOTENCY_WINDOW_MS || (row.status === null && age >= abandonedAfterMs)) {
+      // Rows from before leases had none: a minute from their creation, as then.
+      const leaseEnd = (
+        row.lease_expires_at ?? new Date(row.created_at.getTime() + 60_000)
+      ).getTime();
+      const abandoned =
+        row.status === null && leaseEnd <= now && (row.holder === null || !running.has(row.holder));
+      if (age >= IDEMPOTENCY_WINDOW_MS || abandoned) {
         await database.query(
-          'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at = $3',
-          [accountId, header, row.created_at],
+          `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at = $3
+              AND holder IS NOT DISTINCT FROM $4`,
+          [accountId, header, row.created_at, row.holder],
         );
         continue;
       }
@@ -137,29 +210,42 @@ export function installIdempotency(
     const reservation = request.idempotencyReservation;
     if (!reservation) return payload;
     request.idempotencyReservation = undefined;
-    if (reply.statusCode >= 500) {
-      await database.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [
-        reservation.accountId,
-        reservation.key,
-      ]);
-    } else {
-      const contentType = reply.getHeader('content-type');
-      await database.query(
-        `UPDATE idempotency_keys SET status = $3, response_body = $4, response_type = $5
-          WHERE account_id = $1 AND key = $2`,
-        [
-          reservation.accountId,
-          reservation.key,
-          reply.statusCode,
-          typeof payload === 'string'
-            ? payload
-            : Buffer.isBuffer(payload)
-              ? payload.toString('utf8')
-              : '',
-          typeof contentType === 'string' ? contentType : null,
-        ],
-      );
+    try {
+      if (reply.statusCode >= 500) {
+        await database.query(
+          'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND holder = $3',
+          [reservation.accountId, reservation.key, reservation.holder],
+        );
+      } else {
+        const contentType = reply.getHeader('content-type');
+        await database.query(
+          `UPDATE idempotency_keys
+              SET status = $4, response_body = $5, response_type = $6, lease_expires_at = NULL
+            WHERE account_id = $1 AND key = $2 AND holder = $3`,
+          [
+            reservation.accountId,
+            reservation.key,
+            reservation.holder,
+            reply.statusCode,
+            typeof payload === 'string'
+              ? payload
+              : Buffer.isBuffer(payload)
+                ? payload.toString('utf8')
+                : '',
+            typeof contentType === 'string' ? contentType : null,
+          ],
+        );
+      }
+    } finally {
+      running.delete(reservation.holder);
     }
     return payload;
+  });
+
+  // A request that ends without a response sent (the client went away before its answer)
+  // still holds its reservation in `running`: let its lease run out.
+  app.addHook('onResponse', async (request) => {
+    const reservation = request.idempotencyReservation;
+    if (reservation) running.delete(reservation.holder);
   });
 }

@@ -1,6 +1,7 @@
 import { initialSchema } from './0001-initial.js';
 import { idempotencyPending } from './0002-idempotency-pending.js';
 import { outboundDelivery } from './0003-outbound-delivery.js';
+import { idempotencyLease } from './0006-idempotency-lease.js';
 import { tokenManagement } from './0009-token-management.js';
 
 /** @internal One versioned migration. */
@@ -19,5 +20,6 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'idempotency-pending', sql: idempotencyPending },
   { version: 3, name: 'outbound-delivery', sql: outboundDelivery },
+  { version: 6, name: 'idempotency-lease', sql: idempotencyLease },
   { version: 9, name: 'token-management', sql: tokenManagement },
 ];
