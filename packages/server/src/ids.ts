@@ -15,7 +15,8 @@ export type IdPrefix =
   | 'evt'
   | 'we'
   | 'dlv'
-  | 'req';
+  | 'req'
+  | 'flash';
 
 /** Options of {@link createIdGenerator}. */
 export interface IdGeneratorOptions {

@@ -9,6 +9,7 @@ import {
   decodeAuditCursor,
   encodeAuditCursor,
   listAuditEntries,
+  listAuditEntriesNewestFirst,
   recordAuditEntry,
 } from './audit-log.js';
 
@@ -244,4 +245,52 @@ describe('audit log', () => {
       expect((await walk(1)).ids).toEqual([a?.id, b?.id]);
     },
   );
+});
+
+describe('audit log, newest first', () => {
+  const database = useTestDatabase();
+
+  it('walks newest first in cursor pages, filtered by action and by actor', async () => {
+    const clock = manualClock();
+    const newId = createIdGenerator({ now: () => clock.now() });
+    const actors = [
+      { type: 'operator' as const },
+      { type: 'service_account' as const, id: 'sa_1' },
+      { type: 'service_account' as const, id: 'sa_2' },
+    ];
+    for (let index = 0; index < 7; index++) {
+      await recordAuditEntry(
+        database(),
+        {
+          action: index % 2 === 0 ? 'token.issued' : 'token.revoked',
+          actor: actors[index % 3] ?? { type: 'system' },
+          target: { type: 'token', id: `tok_${index}` },
+        },
+        { clock, newId },
+      );
+    }
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listAuditEntriesNewestFirst(database(), {
+        limit: 3,
+        ...(cursor ? { cursor } : {}),
+      });
+      walked.push(...page.entries.map((entry) => entry.target.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(walked).toEqual(['tok_6', 'tok_5', 'tok_4', 'tok_3', 'tok_2', 'tok_1', 'tok_0']);
+    const revoked = await listAuditEntriesNewestFirst(database(), { action: 'token.revoked' });
+    expect(revoked.entries.map((entry) => entry.target.id)).toEqual(['tok_5', 'tok_3', 'tok_1']);
+    const byId = await listAuditEntriesNewestFirst(database(), { actor: 'sa_2' });
+    expect(byId.entries.map((entry) => entry.target.id)).toEqual(['tok_5', 'tok_2']);
+    const byType = await listAuditEntriesNewestFirst(database(), { actor: 'operator' });
+    expect(byType.entries.map((entry) => entry.target.id)).toEqual(['tok_6', 'tok_3', 'tok_0']);
+    const oldestCursor = (await listAuditEntries(database(), { limit: 1 })).nextCursor ?? '';
+    for (const bad of ['nonsense!', oldestCursor, 'YXVkaXQ6djE6YmVmb3JlOng']) {
+      await expect(listAuditEntriesNewestFirst(database(), { cursor: bad })).rejects.toMatchObject({
+        code: 'invalid_cursor',
+      });
+    }
+  });
 });

@@ -209,6 +209,84 @@ export async function listAuditEntries(
   };
 }
 
+/** Options of {@link listAuditEntriesNewestFirst}. */
+export interface ListRecentAuditEntriesOptions {
+  /** Entries per page, 1 to 200; defaults to 50. */
+  limit?: number;
+  /** The `nextCursor` of the previous page (of this same newest-first walk). */
+  cursor?: string;
+  /** Only entries of this action, such as `token.revoked`. */
+  action?: string;
+  /**
+   * Only entries of this actor: a type (`user`, `service_account`, `operator`, `system`) or an
+   * id (`usr_…`, `sa_…`).
+   */
+  actor?: string;
+}
+
+const recentCursorPrefix = 'audit:v1:before:';
+const actorTypes = new Set(['service_account', 'user', 'operator', 'system']);
+
+/**
+ * Reads one page of the audit log newest first (the web application's Audit log page), filtered
+ * by action and actor. Its cursors are its own: pass each page's `nextCursor` back to this
+ * function. An unreadable cursor throws `invalid_cursor`; a limit outside 1 to 200
+ * `invalid_limit`.
+ *
+ * @example
+ * ```ts
+ * const page = await listAuditEntriesNewestFirst(database, { action: 'token.revoked' });
+ * ```
+ */
+export async function listAuditEntriesNewestFirst(
+  database: Queryable,
+  options: ListRecentAuditEntriesOptions = {},
+): Promise<AuditPage> {
+  const limit = options.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw new FollowUpServerError({
+      code: 'invalid_limit',
+      message: 'limit must be an integer from 1 to 200.',
+    });
+  }
+  let before: string | null = null;
+  if (options.cursor !== undefined) {
+    const text = /^[A-Za-z0-9_-]{1,80}$/.test(options.cursor)
+      ? Buffer.from(options.cursor, 'base64url').toString('utf8')
+      : '';
+    const seq = text.startsWith(recentCursorPrefix) ? text.slice(recentCursorPrefix.length) : '';
+    if (!/^(0|[1-9][0-9]{0,18})$/.test(seq)) {
+      throw new FollowUpServerError({
+        code: 'invalid_cursor',
+        message: 'cursor is not a nextCursor of this audit log page.',
+      });
+    }
+    before = seq;
+  }
+  const actor = options.actor || undefined;
+  const actorType = actor !== undefined && actorTypes.has(actor) ? actor : null;
+  const actorId = actor !== undefined && actorType === null ? actor : null;
+  const { rows } = await database.query<AuditRow>(
+    `SELECT seq, id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata
+       FROM audit_entries
+      WHERE ($1::bigint IS NULL OR seq < $1::bigint)
+        AND ($2::text IS NULL OR action = $2)
+        AND ($3::text IS NULL OR actor_type = $3)
+        AND ($4::text IS NULL OR actor_id = $4)
+      ORDER BY seq DESC LIMIT $5`,
+    [before, options.action || null, actorType, actorId, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(toAuditEntry),
+    nextCursor:
+      rows.length > limit && last
+        ? Buffer.from(`${recentCursorPrefix}${last.seq}`, 'utf8').toString('base64url')
+        : null,
+  };
+}
+
 function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,

@@ -20,6 +20,14 @@ export interface DeliveryInfo {
   deliveredAt: string | null;
 }
 
+/** @internal One attempt of a delivery. */
+export interface DeliveryAttemptInfo {
+  startedAt: string;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+}
+
 interface DeliveryRow {
   id: string;
   event_id: string;
@@ -58,8 +66,19 @@ export function createDeliveryStore(options: { database: Database; clock?: Clock
   const { database } = options;
   const clock = options.clock ?? systemClock;
   return {
-    /** Deliveries oldest first, of one state or all; at most `limit` (default 1000). */
-    async list(filter: { state?: string; limit?: number } = {}): Promise<DeliveryInfo[]> {
+    /**
+     * Deliveries oldest first (or newest first), of one state and one endpoint or all; at most
+     * `limit` (default 1000), after skipping `offset`.
+     */
+    async list(
+      filter: {
+        state?: string;
+        endpointId?: string;
+        limit?: number;
+        offset?: number;
+        newestFirst?: boolean;
+      } = {},
+    ): Promise<DeliveryInfo[]> {
       if (
         filter.state !== undefined &&
         !deliveryStates.includes(filter.state as DeliveryInfo['state'])
@@ -69,12 +88,49 @@ export function createDeliveryStore(options: { database: Database; clock?: Clock
           message: `The state is one of ${deliveryStates.join(', ')}.`,
         });
       }
+      const order = filter.newestFirst ? 'd.created_at DESC, d.id DESC' : 'd.created_at, d.id';
       const { rows } = await database.query<DeliveryRow>(
         `SELECT ${columns} FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id
-          WHERE $1::text IS NULL OR d.state = $1 ORDER BY d.created_at, d.id LIMIT $2`,
-        [filter.state ?? null, filter.limit ?? 1_000],
+          WHERE ($1::text IS NULL OR d.state = $1) AND ($3::text IS NULL OR d.endpoint_id = $3)
+          ORDER BY ${order} LIMIT $2 OFFSET $4`,
+        [
+          filter.state ?? null,
+          filter.limit ?? 1_000,
+          filter.endpointId ?? null,
+          filter.offset ?? 0,
+        ],
       );
       return rows.map(toInfo);
+    },
+
+    /** One delivery, or `undefined`. */
+    async get(id: string): Promise<DeliveryInfo | undefined> {
+      const { rows } = await database.query<DeliveryRow>(
+        `SELECT ${columns} FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id
+          WHERE d.id = $1`,
+        [id],
+      );
+      return rows[0] ? toInfo(rows[0]) : undefined;
+    },
+
+    /** The attempts of a delivery, oldest first: when, how long, the status or the error. */
+    async attempts(id: string): Promise<DeliveryAttemptInfo[]> {
+      const { rows } = await database.query<{
+        started_at: Date;
+        duration_ms: number;
+        status: number | null;
+        error: string | null;
+      }>(
+        `SELECT started_at, duration_ms, status, error FROM delivery_attempts
+          WHERE delivery_id = $1 ORDER BY seq LIMIT 1000`,
+        [id],
+      );
+      return rows.map((row) => ({
+        startedAt: row.started_at.toISOString(),
+        durationMs: row.duration_ms,
+        status: row.status,
+        error: row.error,
+      }));
     },
 
     /**

@@ -3,6 +3,7 @@ import { idempotencyPending } from './0002-idempotency-pending.js';
 import { outboundDelivery } from './0003-outbound-delivery.js';
 import { idempotencyLease } from './0006-idempotency-lease.js';
 import { tokenManagement } from './0009-token-management.js';
+import { webFlashes } from './0019-web-flashes.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'outbound-delivery', sql: outboundDelivery },
   { version: 6, name: 'idempotency-lease', sql: idempotencyLease },
   { version: 9, name: 'token-management', sql: tokenManagement },
+  { version: 19, name: 'web-flashes', sql: webFlashes },
 ];
