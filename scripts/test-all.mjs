@@ -1,68 +1,75 @@
 #!/usr/bin/env node
 // The whole test suite, exactly what CI runs: lint and format (biome, over the whole repository),
-// then for every package build,
-// typecheck, unit and integration tests, typedoc (warnings are errors) and the package checks
-// (publint, attw, installing the packed tarball). It ends with one summary line of every test
-// that ran, so a reader (and CI) sees how many passed.
+// the tests of these scripts, then for every package and example build, typecheck, unit and
+// integration tests, typedoc (warnings are errors) and the package checks (publint, attw,
+// installing the packed tarball). A failure never hides the rest: turbo goes on with every task
+// whose dependencies succeeded. The run ends with a summary naming each suite, its counts and what
+// did not run (and why), then one line counting every test that ran; the exit code is non-zero
+// on any failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildTestSummary } from './testing/test-summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+const TASKS = ['lint', 'test:scripts', 'build', 'typecheck', 'test', 'docs', 'check:package'];
+const REPORT = 'test-results.json';
 
-function run(command, args) {
-  console.log(`\n$ ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
-  return result.status ?? 1;
-}
-
-const steps = [
-  [
-    'npx',
-    [
-      'turbo',
-      'run',
-      'lint',
-      'build',
-      'typecheck',
-      'test',
-      'docs',
-      'check:package',
-      '--output-logs=new-only',
-      '--concurrency=2',
-    ],
-  ],
-];
-
-let failed = false;
-for (const [command, args] of steps) {
-  if (run(command, args) !== 0) {
-    failed = true;
-    break;
-  }
-}
-
-// Sum the vitest JSON reports of every workspace.
-const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
+// Reports of an earlier run must never be counted: remove them all before turbo starts (a
+// cached test task gets its report back from the cache).
+const workspaces = [root];
 for (const folder of ['packages', 'examples']) {
   const base = join(root, folder);
   if (!existsSync(base)) continue;
-  for (const name of readdirSync(base)) {
-    const report = join(base, name, 'test-results.json');
-    if (!existsSync(report)) continue;
-    const result = JSON.parse(readFileSync(report, 'utf8'));
-    totals.passed += result.numPassedTests ?? 0;
-    totals.failed += result.numFailedTests ?? 0;
-    totals.skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
-    totals.files += result.numTotalTestSuites ?? 0;
-    console.log(
-      `${folder}/${name}: ${result.numPassedTests} passed, ${result.numFailedTests} failed`,
-    );
-  }
+  for (const name of readdirSync(base)) workspaces.push(join(base, name));
 }
-if (totals.passed + totals.failed === 0) {
-  console.error('No test ran.');
-  failed = true;
+for (const workspace of workspaces) rmSync(join(workspace, REPORT), { force: true });
+
+// The plan: every task turbo would run, with what it waits for. A task that never starts (its
+// dependency failed) is absent from turbo's run summary, so it is found here.
+const dry = spawnSync('npx', ['turbo', 'run', ...TASKS, '--dry=json'], {
+  cwd: root,
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
+if (dry.status !== 0) {
+  process.stderr.write(dry.stderr);
+  console.error('turbo could not plan the run.');
+  process.exit(1);
 }
-console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(failed || totals.failed > 0 ? 1 : 0);
+const planned = JSON.parse(dry.stdout).tasks;
+
+const runs = join(root, '.turbo', 'runs');
+const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+const args = [
+  'turbo',
+  'run',
+  ...TASKS,
+  '--continue=dependencies-successful',
+  '--summarize',
+  '--output-logs=new-only',
+  '--concurrency=2',
+];
+console.log(`\n$ npx ${args.join(' ')}`);
+spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
+
+const summaryFile = (existsSync(runs) ? readdirSync(runs) : [])
+  .filter((name) => name.endsWith('.json') && !before.has(name))
+  .sort()
+  .at(-1);
+if (summaryFile === undefined) {
+  console.error('turbo wrote no run summary: nothing can be counted.');
+  process.exit(1);
+}
+const executed = JSON.parse(readFileSync(join(runs, summaryFile), 'utf8')).tasks;
+
+const summary = buildTestSummary({
+  planned,
+  executed,
+  readReport: (task) => {
+    const file = join(root, task.directory, REPORT);
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  },
+});
+for (const line of summary.lines) console.log(line);
+process.exit(summary.ok ? 0 : 1);
