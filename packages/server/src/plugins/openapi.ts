@@ -3,6 +3,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
+
+const PROBLEM_DESCRIPTION = 'RFC 9457 problem details (application/problem+json)';
 
 /** @internal The body of every error response, for the route schemas' documentation. */
 export const problemSchema = z
@@ -18,23 +21,19 @@ export const problemSchema = z
       .optional()
       .describe('The invalid fields, for validation_failed'),
   })
-  .describe('RFC 9457 problem details (application/problem+json)');
+  .describe(PROBLEM_DESCRIPTION);
 
-const descriptions: Record<number, string> = {
-  400: 'validation_failed: see errors',
-  401: 'token_missing, token_invalid, token_expired or token_revoked (or webhook_secret_invalid)',
-  403: 'forbidden: the role lacks the capability',
-  404: 'not_found: no record has this id',
-  409: 'conflict (a duplicate), idempotency_conflict or idempotency_in_progress',
-  413: 'payload_too_large: the body is over 1 MiB',
-  429: 'rate_limited: retry after the Retry-After header, in seconds',
-};
-
-/** @internal Documents problem responses of a route: `{ 401: problem, 403: problem, … }`. */
+/**
+ * @internal Documents problem responses of a route: `{ 401: problem, 403: problem, … }`. The
+ * published document names the codes each one can carry on that route (see `polishDocument`).
+ */
 export function problemResponses(...statuses: number[]) {
-  return Object.fromEntries(
-    statuses.map((status) => [status, problemSchema.describe(descriptions[status] ?? 'Problem')]),
-  );
+  return Object.fromEntries(statuses.map((status) => [status, problemSchema]));
+}
+
+function problemJsonSchema(): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(problemSchema) as Record<string, unknown>;
+  return schema;
 }
 
 /**
@@ -53,6 +52,7 @@ export function installOpenApi(app: FastifyInstance): void {
           'carries X-Request-Id.',
         // The version of the service interface this server implements.
         version: '1.0',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       components: {
         securitySchemes: {
@@ -61,11 +61,23 @@ export function installOpenApi(app: FastifyInstance): void {
             scheme: 'bearer',
             description: 'A service-account token: hns_<serviceAccountId>.<secret>',
           },
+          ...webhookSecuritySchemes(),
         },
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: ({ openapiObject }) =>
+      polishDocument(
+        openapiObject as Record<string, unknown>,
+        problemJsonSchema(),
+        PROBLEM_DESCRIPTION,
+      ),
   });
   app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The document names the server it was fetched from, so that a client generator or the /docs
+  // page calls the right host.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+    reply.header('vary', 'host');
+    return { ...app.swagger(), servers: [{ url: `${request.protocol}://${request.host}` }] };
+  });
 }

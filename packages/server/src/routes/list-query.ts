@@ -1,16 +1,28 @@
 import { z } from 'zod';
+import { INTEGER_PARAMETER_META } from '../plugins/openapi-document.js';
 
 /**
  * @internal A whole number from a query string: digits only (no sign, exponent or fraction),
- * within bounds. Anything else is a 400, never silently clamped.
+ * within bounds. Anything else is a 400, never silently clamped. `default` is only documented
+ * (the OpenAPI document shows an integer with its bounds and default); the caller applies it.
  */
-export function integerParameter(name: string, bounds: { min: number; max: number }) {
+export function integerParameter(
+  name: string,
+  bounds: { min: number; max: number; default?: number },
+) {
   const message = `${name} must be a whole number from ${bounds.min} to ${bounds.max}`;
   return z
     .string({ error: message })
     .regex(/^\d{1,16}$/, message)
     .transform(Number)
-    .pipe(z.number().int().min(bounds.min, message).max(bounds.max, message));
+    .pipe(z.number().int().min(bounds.min, message).max(bounds.max, message))
+    .meta({
+      [INTEGER_PARAMETER_META]: {
+        minimum: bounds.min,
+        ...(bounds.max < Number.MAX_SAFE_INTEGER ? { maximum: bounds.max } : {}),
+        ...(bounds.default === undefined ? {} : { default: bounds.default }),
+      },
+    });
 }
 
 /** The most rows one list page may hold. */
@@ -19,14 +31,18 @@ export const MAX_LIST_LIMIT = 200;
 export const DEFAULT_LIST_LIMIT = 50;
 
 /** @internal `limit` of every list: 1 to 200, default 50. */
-export const limitParameter = integerParameter('limit', { min: 1, max: MAX_LIST_LIMIT })
+export const limitParameter = integerParameter('limit', {
+  min: 1,
+  max: MAX_LIST_LIMIT,
+  default: DEFAULT_LIST_LIMIT,
+})
   .optional()
   .transform((value) => value ?? DEFAULT_LIST_LIMIT);
 
 /** @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset`. */
 export const offsetListQuery = z.object({
   limit: limitParameter,
-  offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER })
+  offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 })
     .optional()
     .transform((value) => value ?? 0),
 });

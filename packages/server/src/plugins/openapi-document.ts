@@ -1,0 +1,213 @@
+import { vendorProfiles } from '@followup/webhooks';
+
+/**
+ * @internal The key under which an integer query parameter carries its bounds in the schema's
+ * metadata: the parameter is validated as a string of digits (a query string has no numbers), and
+ * documented as the integer it stands for. See {@link polishDocument}.
+ */
+export const INTEGER_PARAMETER_META = 'x-followup-integer';
+
+type Json = Record<string, unknown>;
+type Operation = Json & {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<Json & { schema?: Json }>;
+  responses?: Record<string, Json & { content?: Record<string, Json> }>;
+};
+
+/** What authenticates an operation, which decides the problem codes it can answer. */
+type Context = 'bearer' | 'inbox' | 'ehr' | 'public';
+
+/**
+ * The problem codes each status can carry, by what authenticates the route. The list the SDK's
+ * status-to-error map and the server's problem catalogue share.
+ */
+const problemCodes: Record<number, Partial<Record<Context | 'any', readonly string[]>>> = {
+  400: { any: ['validation_failed', 'invalid_json', 'bad_request'] },
+  401: {
+    bearer: ['token_missing', 'token_invalid', 'token_expired', 'token_revoked'],
+    inbox: ['webhook_secret_invalid'],
+    ehr: ['signature_invalid'],
+  },
+  403: { any: ['forbidden', 'csrf_invalid'] },
+  404: { any: ['not_found'], ehr: ['unknown_vendor'] },
+  409: { any: ['conflict', 'idempotency_conflict', 'idempotency_in_progress'] },
+  413: { any: ['payload_too_large'] },
+  415: { any: ['unsupported_media_type'] },
+  429: { any: ['rate_limited'] },
+  501: { any: ['vendor_not_supported'] },
+  503: { any: ['unavailable'] },
+};
+
+const successDescriptions: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted: processing continues afterwards',
+  '204': 'No content',
+};
+
+/** Operation ids for the routes whose derived name would read badly. */
+const operationIds: Record<string, string> = {
+  'GET /healthz': 'getHealth',
+  'GET /api/audit': 'listAuditEntries',
+  'POST /api/inbox/webhook': 'receiveInboxWebhook',
+  'POST /api/ehr/webhooks/{ehr}': 'receiveEhrWebhook',
+  'GET /api/messages': 'listMessages',
+};
+
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join('');
+
+const singular = (word: string) =>
+  word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.replace(/s$/, '');
+
+/**
+ * @internal The `operationId` of an operation (client generators name their methods by it):
+ * `listContacts`, `getContact`, `createContact`, `updateContact`, `deleteContact`,
+ * `countContacts` for a collection and its items, a fixed name for the few routes that are not
+ * one, and `<method><Path>` for anything else, so that every operation has a unique one.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const known = operationIds[`${method} ${path}`];
+  if (known) return known;
+  const match = /^\/api\/([a-z-]+)(?:\/(\{id\}|count))?$/.exec(path);
+  if (match?.[1]) {
+    const collection = pascal(match[1]);
+    const item = pascal(singular(match[1]));
+    const id = match[2];
+    if (id === undefined && method === 'GET') return `list${collection}`;
+    if (id === undefined && method === 'POST') return `create${item}`;
+    if (id === 'count' && method === 'GET') return `count${collection}`;
+    if (id === '{id}') {
+      const verb = { GET: 'get', PATCH: 'update', PUT: 'replace', DELETE: 'delete' }[method];
+      if (verb) return `${verb}${item}`;
+    }
+  }
+  return `${method.toLowerCase()}${pascal(path)}`;
+}
+
+function contextOf(operation: Operation): Context {
+  const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+  if (schemes.includes('bearerAuth')) return 'bearer';
+  if (schemes.includes('inboxSecret')) return 'inbox';
+  if (schemes.some((scheme) => scheme.startsWith('ehrSignature'))) return 'ehr';
+  return 'public';
+}
+
+/** Removes the ±2^53−1 bounds zod gives every integer, which say nothing to a reader. */
+function dropSafeIntegerBounds(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) dropSafeIntegerBounds(item);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const schema = value as Json;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  for (const child of Object.values(schema)) dropSafeIntegerBounds(child);
+}
+
+/** The security of the routes that do not take a bearer token, by path. */
+function securityOf(path: string): Operation['security'] {
+  if (path === '/api/inbox/webhook') return [{ inboxSecret: [] }];
+  if (path === '/api/ehr/webhooks/{ehr}') {
+    return Object.values(vendorProfiles)
+      .filter((profile) => profile.scheme !== 'none')
+      .map((profile) => ({ [`ehrSignature_${profile.key}`]: [] }));
+  }
+  return [];
+}
+
+/** @internal The security schemes beside `bearerAuth`: the inbox secret and each EHR signature. */
+export function webhookSecuritySchemes(): Json {
+  const schemes: Json = {
+    inboxSecret: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Service-Webhook-Secret',
+      description:
+        'POST /api/inbox/webhook: equal to INBOX_WEBHOOK_SECRET, compared in constant time.',
+    },
+  };
+  for (const profile of Object.values(vendorProfiles)) {
+    if (profile.scheme === 'none') continue;
+    const what =
+      profile.scheme === 'hmac-sha256-timestamped'
+        ? 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">'
+        : `${profile.prefix ?? ''}<hex HMAC-SHA256 of the raw body>`;
+    schemes[`ehrSignature_${profile.key}`] = {
+      type: 'apiKey',
+      in: 'header',
+      name: profile.header,
+      description: `${profile.name} (POST /api/ehr/webhooks/${profile.key}): ${what}, keyed with EHR_WEBHOOK_SECRET_${profile.key.toUpperCase().replaceAll('-', '_')}.`,
+    };
+  }
+  return schemes;
+}
+
+/**
+ * @internal Turns the document @fastify/swagger generated from the route schemas into the one we
+ * publish: integer query parameters as integers with their bounds and defaults, an `operationId`
+ * on every operation, the security of every operation (an empty list where none is needed),
+ * problem responses as `application/problem+json` referencing one `Problem` schema and naming the
+ * codes the route can answer, and success responses described by their meaning.
+ */
+export function polishDocument(
+  document: Json,
+  problemSchema: Json,
+  genericProblemDescription: string,
+): Json {
+  const components = (document.components ??= {}) as Json;
+  const schemas = (components.schemas ??= {}) as Json;
+  schemas.Problem = problemSchema;
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      operation.operationId ??= operationIdOf(method.toUpperCase(), path);
+      operation.security ??= securityOf(path);
+      const context = contextOf(operation);
+      for (const parameter of operation.parameters ?? []) {
+        const bounds = parameter.schema?.[INTEGER_PARAMETER_META] as Json | undefined;
+        if (bounds) parameter.schema = { type: 'integer', ...bounds };
+      }
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const code = Number(status);
+        if (code < 400) {
+          if (response.description === 'Default Response') {
+            response.description = successDescriptions[status] ?? 'Success';
+          }
+          continue;
+        }
+        const byContext = problemCodes[code];
+        const codes = byContext?.[context] ?? byContext?.any ?? [];
+        const explained =
+          response.description &&
+          response.description !== 'Default Response' &&
+          response.description !== genericProblemDescription;
+        response.description = explained
+          ? String(response.description)
+          : codes.length > 0
+            ? `Problem codes: ${codes.join(', ')}`
+            : 'A problem';
+        response.content = {
+          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        };
+      }
+      // Any request can be malformed (a bad %-escape, an oversized header): 400 bad_request.
+      operation.responses ??= {};
+      operation.responses['400'] ??= {
+        description: 'Problem codes: bad_request',
+        content: {
+          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        },
+      };
+    }
+  }
+  dropSafeIntegerBounds(document);
+  return document;
+}
