@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { operationIdOf } from './openapi-document.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, walked by the tests
 type Json = Record<string, any>;
 const require = createRequire(import.meta.url);
 

@@ -161,9 +161,9 @@ export function polishDocument(
   problemSchema: Json,
   genericProblemDescription: string,
 ): Json {
-  const components = (document.components ??= {}) as Json;
-  const schemas = (components.schemas ??= {}) as Json;
-  schemas.Problem = problemSchema;
+  const components = (document.components ?? {}) as Json;
+  document.components = components;
+  components.schemas = { ...(components.schemas as Json | undefined), Problem: problemSchema };
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
