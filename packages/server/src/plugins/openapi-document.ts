@@ -112,7 +112,7 @@ function dropSafeIntegerBounds(value: unknown): void {
 }
 
 /** The security of the routes that do not take a bearer token, by path. */
-function securityOf(path: string): Operation['security'] {
+function securityOf(path: string): Array<Record<string, string[]>> {
   if (path === '/api/inbox/webhook') return [{ inboxSecret: [] }];
   if (path === '/api/ehr/webhooks/{ehr}') {
     return Object.values(vendorProfiles)
@@ -169,7 +169,7 @@ export function polishDocument(
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || operation === null) continue;
       operation.operationId ??= operationIdOf(method.toUpperCase(), path);
-      operation.security ??= securityOf(path);
+      operation.security ??= securityOf(path) ?? [];
       const context = contextOf(operation);
       for (const parameter of operation.parameters ?? []) {
         const bounds = parameter.schema?.[INTEGER_PARAMETER_META] as Json | undefined;

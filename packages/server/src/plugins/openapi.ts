@@ -66,12 +66,14 @@ export function installOpenApi(app: FastifyInstance): void {
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: ({ openapiObject }) =>
-      polishDocument(
-        openapiObject as Record<string, unknown>,
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : {};
+      return polishDocument(
+        document as Record<string, unknown>,
         problemJsonSchema(),
         PROBLEM_DESCRIPTION,
-      ),
+      ) as typeof document;
+    },
   });
   app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
   // The document names the server it was fetched from, so that a client generator or the /docs
