@@ -10,6 +10,7 @@ import type { Database } from '../storage/database.js';
 import {
   createAccountStore,
   MAX_ROLL_GRACE_SECONDS,
+  MAX_TOKEN_TTL_SECONDS,
   type Role,
   roles,
   type TokenInfo,
@@ -110,10 +111,12 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
     const accountId = required(values, 'account');
     let ttlSeconds: number | undefined;
     if (values.ttl !== undefined) {
-      if (!/^[1-9]\d{0,15}$/.test(values.ttl)) {
-        throw new UsageError('--ttl is a positive whole number of seconds.');
+      ttlSeconds = /^[1-9]\d{0,15}$/.test(values.ttl) ? Number(values.ttl) : 0;
+      if (ttlSeconds > MAX_TOKEN_TTL_SECONDS || ttlSeconds < 1) {
+        throw new UsageError(
+          `--ttl is a positive whole number of seconds, at most ${MAX_TOKEN_TTL_SECONDS} (ten years).`,
+        );
       }
-      ttlSeconds = Number(values.ttl);
     }
     const issued = await createAccountStore({ database }).issueToken({
       accountId,

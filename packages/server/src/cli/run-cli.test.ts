@@ -224,6 +224,8 @@ describe('followup-server', () => {
       [['tokens', 'issue'], '--account is required'],
       [['tokens', 'issue', '--account', 'sa_x', '--ttl', '0'], '--ttl is a positive'],
       [['tokens', 'issue', '--account', 'sa_x', '--ttl', '1.5'], '--ttl is a positive'],
+      [['tokens', 'issue', '--account', 'sa_x', '--ttl', '9999999999999'], 'at most 315360000'],
+      [['tokens', 'issue', '--account', 'sa_x', '--ttl', '315360001'], 'at most 315360000'],
       [['tokens', 'revoke'], '--token is required'],
       [['tokens', 'roll'], '--token is required'],
       [['tokens', 'roll', '--token', 'tok_x', '--grace', '24'], '--grace is a duration'],

@@ -21,6 +21,24 @@ describe('bearer authentication', () => {
     expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="followup"/);
   }
 
+  it('marks every answer of an authenticated route no-store and nosniff, errors included', async () => {
+    const { token } = await server().tokenFor('AGENT');
+    const answers = [
+      await audit(`Bearer ${token}`), // 403: AGENT lacks audit.read
+      await audit(), // 401
+      await server().app.inject({
+        method: 'GET',
+        url: '/api/contacts',
+        headers: { authorization: `Bearer ${token}` },
+      }), // 200
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([403, 401, 200]);
+    for (const answer of answers) {
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
   it('lets a valid token in', async () => {
     const { token } = await server().tokenFor('ADMIN');
     const response = await audit(`Bearer ${token}`);

@@ -86,7 +86,9 @@ export function installAuthentication(
   }
 
   return (capability) =>
-    async function requireCapability(request) {
+    async function requireCapability(request, reply) {
+      // Answers about an account's data (errors included) are never cached, nor sniffed.
+      reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
       const principal = await authenticate(request);
       request.principal = principal;
       const decision = rateLimiter?.take(principal.tokenId);

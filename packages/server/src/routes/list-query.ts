@@ -27,6 +27,11 @@ export function integerParameter(
 
 /** The most rows one list page may hold. */
 export const MAX_LIST_LIMIT = 200;
+/**
+ * The largest `offset` of a limit/offset list: the database reads and skips every row before
+ * it, so a larger one would cost a scan of the table per request. Walk further with a cursor.
+ */
+export const MAX_LIST_OFFSET = 100_000;
 /** Rows in a list page when `limit` is not given. */
 export const DEFAULT_LIST_LIMIT = 50;
 
@@ -39,10 +44,10 @@ export const limitParameter = integerParameter('limit', {
   .optional()
   .transform((value) => value ?? DEFAULT_LIST_LIMIT);
 
-/** @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset`. */
+/** @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset` (0 to 100,000). */
 export const offsetListQuery = z.object({
   limit: limitParameter,
-  offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 })
+  offset: integerParameter('offset', { min: 0, max: MAX_LIST_OFFSET, default: 0 })
     .optional()
     .transform((value) => value ?? 0),
 });

@@ -298,6 +298,12 @@ function toTokenInfo(row: TokenRow, now: number): TokenInfo {
 }
 
 /**
+ * The longest lifetime a token can be issued with: ten years, in seconds. A longer `--ttl` is
+ * refused; a token meant never to expire is issued without one.
+ */
+export const MAX_TOKEN_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
+
+/**
  * Creates the store of service accounts and tokens over a migrated database.
  *
  * @example
@@ -441,10 +447,13 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
     },
 
     async issueToken({ accountId, ttlSeconds, label, actor = operator }) {
-      if (ttlSeconds !== undefined && !(Number.isSafeInteger(ttlSeconds) && ttlSeconds > 0)) {
+      if (
+        ttlSeconds !== undefined &&
+        !(Number.isSafeInteger(ttlSeconds) && ttlSeconds > 0 && ttlSeconds <= MAX_TOKEN_TTL_SECONDS)
+      ) {
         throw new FollowUpServerError({
           code: 'invalid_ttl',
-          message: 'ttlSeconds must be a positive whole number of seconds.',
+          message: `ttlSeconds must be a whole number of seconds from 1 to ${MAX_TOKEN_TTL_SECONDS} (ten years).`,
         });
       }
       const checkedLabel = label === undefined ? null : checkTokenLabel(label);
