@@ -168,6 +168,11 @@ export type UpdateContactInput = z.input<typeof updateContactInputSchema>;
 export const contactListSchema = z.looseObject({
   /** The contacts of the page, in `createdAt, id` order. */
   contacts: z.array(contactSchema),
+  /**
+   * Pass it back as `cursor` (with the same limit, sort and filters) for the next page; `null`
+   * on the last page. Absent from services older than the keyset lists.
+   */
+  nextCursor: z.string().nullable().optional(),
 });
 
 /**

@@ -144,6 +144,11 @@ export type UpdateDealInput = z.input<typeof updateDealInputSchema>;
 export const dealListSchema = z.looseObject({
   /** The deals of the page, in `createdAt, id` order. */
   deals: z.array(dealSchema),
+  /**
+   * Pass it back as `cursor` (with the same limit, sort and filters) for the next page; `null`
+   * on the last page. Absent from services older than the keyset lists.
+   */
+  nextCursor: z.string().nullable().optional(),
 });
 
 /**

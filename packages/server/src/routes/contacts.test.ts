@@ -338,7 +338,7 @@ describe('GET /api/contacts', () => {
     );
   }
 
-  it('lists under the key contacts, oldest first, with no count and no Link header', async () => {
+  it('lists under the key contacts, oldest first, with nextCursor, no count and no Link header', async () => {
     const { token } = await server().tokenFor('READONLY');
     const { token: agent } = await server().tokenFor('AGENT');
     const created = [];
@@ -350,8 +350,8 @@ describe('GET /api/contacts', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers.link).toBeUndefined();
     const body = response.json();
-    expect(Object.keys(body)).toEqual(['contacts']);
-    expect(body).toEqual({ contacts: created });
+    expect(Object.keys(body)).toEqual(['contacts', 'nextCursor']);
+    expect(body).toEqual({ contacts: created, nextCursor: null });
     expect(contactListSchema.parse(body)).toEqual(body);
   });
 

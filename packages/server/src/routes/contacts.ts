@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
+import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
 import { type ResourceDefinition, resourceRoutes } from './resource-routes.js';
 
@@ -49,6 +50,12 @@ export function contactRoutes(options: {
     defaults: { lifecycle: 'LEAD' },
     updatedAt: true,
     count: true,
+    list: {
+      oneOf: { parameter: 'lifecycle', column: 'lifecycle' },
+      email: 'email',
+      search: ['first_name', 'last_name', 'email'],
+    },
+    changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
     audited: { created: false, updated: false, deleted: true },
     async afterCreate({ transaction, item }) {
       await recordOutboxEvent(

@@ -47,8 +47,8 @@ describe('deals', () => {
 
     const list = await call(token, 'GET', '/api/deals');
     expect(list.headers.link).toBeUndefined();
-    expect(Object.keys(list.json())).toEqual(['deals']);
-    expect(dealListSchema.parse(list.json())).toEqual({ deals: [deal] });
+    expect(Object.keys(list.json())).toEqual(['deals', 'nextCursor']);
+    expect(dealListSchema.parse(list.json())).toEqual({ deals: [deal], nextCursor: null });
 
     server().clock.advance(1000);
     const updated = await call(token, 'PATCH', `/api/deals/${deal.id}`, {

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
+import { dealChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
 import { resourceRoutes } from './resource-routes.js';
 
@@ -46,6 +47,8 @@ export function dealRoutes(options: {
       defaults: { stage: 'OPEN' },
       updatedAt: true,
       count: true,
+      list: { oneOf: { parameter: 'stage', column: 'stage' } },
+      changes: { order: dealChangeOrder },
       references: {
         deals_contact_id_fkey: { field: 'contactId', message: 'no contact has this id' },
       },

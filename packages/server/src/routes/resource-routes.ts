@@ -8,7 +8,14 @@ import type { IdGenerator, IdPrefix } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
+import { type ChangeOrder, lockChanges } from '../storage/change-order.js';
 import type { Database, Queryable } from '../storage/database.js';
+import {
+  type KeysetListFilters,
+  type KeysetListQuery,
+  keysetListQuery,
+  listPage,
+} from './keyset-list.js';
 import { offsetListQuery } from './list-query.js';
 
 /** @internal How one API field of a resource is stored. */
@@ -62,6 +69,17 @@ export interface ResourceDefinition {
   references?: Readonly<Record<string, { field: string; message: string }>>;
   /** Unique columns, by constraint name: a duplicate is a 409 `conflict`. */
   unique?: Readonly<Record<string, { field: string; message: string }>>;
+  /**
+   * Keyset lists (contacts, deals): `GET <path>` answers `nextCursor` and takes `cursor`, `sort`,
+   * `updatedSince` and these filters, and refuses unknown parameters. Without it, the list is
+   * limit/offset only.
+   */
+  list?: KeysetListFilters;
+  /**
+   * The rows carry `change_seq` in this change order (the order of `sort=updatedAt`); a delete
+   * leaves the id in `tombstones` when given.
+   */
+  changes?: { order: ChangeOrder; tombstones?: string };
   /** Which changes are written to the audit log as `<name>.<change>`. */
   audited: { created: boolean; updated: boolean; deleted: boolean };
   /** Runs in the transaction of a create, after the insert (the outbox event of a contact). */
@@ -168,6 +186,11 @@ export function resourceRoutes(
     return field.type === 'json' ? JSON.stringify(value) : value;
   }
 
+  /** Takes the table's change lock, when its rows are in a change order. */
+  async function lockOrder(transaction: Queryable): Promise<void> {
+    if (definition.changes) await lockChanges(transaction, definition.changes.order);
+  }
+
   function actorOf(request: FastifyRequest): string {
     const principal = request.principal;
     if (!principal) throw new Error('A resource route ran without an authenticated principal.');
@@ -195,27 +218,59 @@ export function resourceRoutes(
   }
 
   return async (app) => {
-    app.get(
-      path,
-      {
-        onRequest: requireCapability(definition.capabilities.read),
-        schema: {
-          summary: `List ${collection}, oldest first`,
-          tags: [tag],
-          security,
-          querystring: offsetListQuery,
-          response: { 200: schemas.list, ...problemResponses(400, 401, 403, 429) },
+    const keyset = definition.list;
+    if (keyset) {
+      const source = { table, columns, filters: keyset, toItem };
+      app.get(
+        path,
+        {
+          onRequest: requireCapability(definition.capabilities.read),
+          schema: {
+            summary: `List ${collection}, oldest first unless sorted`,
+            description:
+              'Every page carries nextCursor (null on the last page): pass it back as cursor, ' +
+              'with the same limit, sort and filters, to read the next page at the cost of the ' +
+              'first. sort=updatedAt walks changes in commit order. cursor with offset is a 400; ' +
+              'so is any parameter not listed here.',
+            tags: [tag],
+            security,
+            querystring: keysetListQuery(keyset),
+            response: {
+              // The SDK's schema, nextCursor included (optional there, for older servers).
+              200: schemas.list,
+              ...problemResponses(400, 401, 403, 429),
+            },
+          },
         },
-      },
-      async (request) => {
-        const { limit, offset } = request.query as z.output<typeof offsetListQuery>;
-        const { rows } = await database.query(
-          `SELECT ${columns} FROM ${table} ORDER BY created_at, id LIMIT $1 OFFSET $2`,
-          [limit, offset],
-        );
-        return { [collection]: rows.map(toItem) };
-      },
-    );
+        async (request) => {
+          const query = request.query as KeysetListQuery;
+          const { items, nextCursor } = await listPage(database, source, query);
+          return { [collection]: items, nextCursor };
+        },
+      );
+    } else {
+      app.get(
+        path,
+        {
+          onRequest: requireCapability(definition.capabilities.read),
+          schema: {
+            summary: `List ${collection}, oldest first`,
+            tags: [tag],
+            security,
+            querystring: offsetListQuery,
+            response: { 200: schemas.list, ...problemResponses(400, 401, 403, 429) },
+          },
+        },
+        async (request) => {
+          const { limit, offset } = request.query as z.output<typeof offsetListQuery>;
+          const { rows } = await database.query(
+            `SELECT ${columns} FROM ${table} ORDER BY created_at, id LIMIT $1 OFFSET $2`,
+            [limit, offset],
+          );
+          return { [collection]: rows.map(toItem) };
+        },
+      );
+    }
 
     if (definition.count) {
       app.get(
@@ -282,17 +337,19 @@ export function resourceRoutes(
         const body = request.body as Record<string, unknown>;
         const accountId = actorOf(request);
         const id = newId(definition.idPrefix);
-        const now = new Date(clock.now());
         const values: unknown[] = [id];
         for (const [key, field] of fieldEntries) {
           values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
         }
-        values.push(now);
-        if (definition.updatedAt) values.push(now);
-        const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
         const fields = Object.keys(body).filter((key) => body[key] !== undefined);
         try {
           const item = await database.transaction(async (transaction) => {
+            await lockOrder(transaction);
+            // Read after the change lock, so that createdAt follows the change order.
+            const now = new Date(clock.now());
+            values.push(now);
+            if (definition.updatedAt) values.push(now);
+            const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
             const { rows } = await transaction.query(
               `INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns}`,
               values,
@@ -345,12 +402,15 @@ export function resourceRoutes(
           if (!row) throw notFound(definition, id);
           return toItem(row);
         }
-        if (definition.updatedAt) {
-          values.push(new Date(clock.now()));
-          assignments.push(`updated_at = $${values.length}`);
-        }
+        const changes = definition.changes;
+        if (changes) assignments.push(`change_seq = nextval('${changes.order.sequence}')`);
         try {
           return await database.transaction(async (transaction) => {
+            await lockOrder(transaction);
+            if (definition.updatedAt) {
+              values.push(new Date(clock.now()));
+              assignments.push(`updated_at = $${values.length}`);
+            }
             const { rows } = await transaction.query(
               `UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $1 RETURNING ${columns}`,
               values,
@@ -385,9 +445,17 @@ export function resourceRoutes(
         const { id } = request.params as z.output<typeof idParams>;
         const accountId = actorOf(request);
         await database.transaction(async (transaction) => {
+          await lockOrder(transaction);
           const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
           const deleted = await transaction.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
           if (deleted.rowCount === 0) throw notFound(definition, id);
+          const tombstones = definition.changes?.tombstones;
+          if (tombstones) {
+            await transaction.query(`INSERT INTO ${tombstones} (id, deleted_at) VALUES ($1, $2)`, [
+              id,
+              new Date(clock.now()),
+            ]);
+          }
           await audit(transaction, 'deleted', accountId, id, metadata);
         });
         return reply.code(204).send();

@@ -2,6 +2,7 @@ import { initialSchema } from './0001-initial.js';
 import { idempotencyPending } from './0002-idempotency-pending.js';
 import { outboundDelivery } from './0003-outbound-delivery.js';
 import { idempotencyLease } from './0006-idempotency-lease.js';
+import { listKeys } from './0007-list-keys.js';
 import { tokenManagement } from './0009-token-management.js';
 import { webFlashes } from './0019-web-flashes.js';
 
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'idempotency-pending', sql: idempotencyPending },
   { version: 3, name: 'outbound-delivery', sql: outboundDelivery },
   { version: 6, name: 'idempotency-lease', sql: idempotencyLease },
+  { version: 7, name: 'list-keys', sql: listKeys },
   { version: 9, name: 'token-management', sql: tokenManagement },
   { version: 19, name: 'web-flashes', sql: webFlashes },
 ];

@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import { ProblemError } from '../plugins/problem.js';
+import type { Queryable } from '../storage/database.js';
+import {
+  decodeListCursor,
+  encodeListCursor,
+  type ListPosition,
+  listFingerprint,
+  positionOf,
+} from './list-cursor.js';
+import { integerParameter, limitParameter } from './list-query.js';
+
+/** The orders of a contacts or deals list; `-` is newest first. */
+export const LIST_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
+
+/** @internal The filters a keyset list offers, beside `updatedSince` and `sort`. */
+export interface KeysetListFilters {
+  /** A repeatable exact filter on a column, such as `lifecycle` or `stage`. */
+  oneOf?: { parameter: string; column: string };
+  /** `email`: exact and case-insensitive, on this column. */
+  email?: string;
+  /** `q`: a case-insensitive prefix of any of these columns. */
+  search?: readonly string[];
+}
+
+/** The most values one repeatable filter takes. */
+const maxFilterValues = 20;
+
+const wellFormed = (value: string) => !value.includes('\u0000') && value.isWellFormed();
+
+/** @internal A text query parameter: 1 to `max` characters, no NUL, no lone surrogate. */
+function textParameter(name: string, max: number) {
+  const message = `${name} must be 1 to ${max} characters`;
+  return z
+    .string({ error: `${name} must be given once` })
+    .min(1, message)
+    .max(max, message)
+    .refine(wellFormed, `${name} must not contain NUL or a lone surrogate`);
+}
+
+const isoTimestamp =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
+const timestampMessage = 'updatedSince must be an ISO 8601 timestamp such as 2026-03-01T09:00:00Z';
+
+/**
+ * @internal Reads an ISO 8601 date and time with `Z` or an offset (years 0001 to 9999) to the
+ * millisecond, as every timestamp the API writes; `undefined` for anything else, including
+ * dates that do not exist (2026-02-30).
+ */
+export function parseIsoTimestamp(value: string): string | undefined {
+  const match = isoTimestamp.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match
+    .slice(1, 7)
+    .map((part) => Number(part ?? 0));
+  const fields = new Date(0);
+  fields.setUTCFullYear(year as number, (month as number) - 1, day);
+  fields.setUTCHours(hour as number, minute, second);
+  if (
+    year === 0 ||
+    fields.getUTCFullYear() !== year ||
+    fields.getUTCMonth() !== (month as number) - 1 ||
+    fields.getUTCDate() !== day ||
+    fields.getUTCHours() !== hour ||
+    fields.getUTCMinutes() !== minute ||
+    fields.getUTCSeconds() !== second ||
+    Number(match[9] ?? 0) > 23 ||
+    Number(match[10] ?? 0) > 59
+  ) {
+    return undefined;
+  }
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return undefined;
+  const iso = new Date(time).toISOString();
+  // An offset can carry 0001-01-01 into year 0, which PostgreSQL does not have.
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined;
+}
+
+/** @internal `updatedSince`: see {@link parseIsoTimestamp}. */
+export const timestampParameter = z
+  .string({ error: 'updatedSince must be given once' })
+  .max(40, timestampMessage)
+  .transform((value, context) => {
+    const iso = parseIsoTimestamp(value);
+    if (iso === undefined) {
+      context.addIssue({ code: 'custom', message: timestampMessage });
+      return z.NEVER;
+    }
+    return iso;
+  });
+
+/** @internal The query of a keyset list with these filters; unknown parameters are refused. */
+export function keysetListQuery(filters: KeysetListFilters) {
+  const shape: Record<string, z.ZodType> = {
+    limit: limitParameter,
+    offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER }).optional(),
+    cursor: textParameter('cursor', 1024)
+      .optional()
+      .describe('The nextCursor of the previous page; send the same limit, filters and sort'),
+    sort: z
+      .enum(LIST_SORTS, { error: `sort must be one of ${LIST_SORTS.join(', ')}` })
+      .optional()
+      .describe('createdAt (default), -createdAt, updatedAt or -updatedAt'),
+    updatedSince: timestampParameter
+      .optional()
+      .describe('Only records changed at or after this ISO 8601 time'),
+  };
+  if (filters.oneOf) {
+    const name = filters.oneOf.parameter;
+    shape[name] = z
+      .union([textParameter(name, 100), z.array(textParameter(name, 100))])
+      .transform((value) => (Array.isArray(value) ? value : [value]))
+      .pipe(z.array(z.string()).max(maxFilterValues, `at most ${maxFilterValues} ${name} values`))
+      .optional()
+      .describe(`Only records with one of these values; repeat the parameter for several`);
+  }
+  if (filters.email) {
+    shape.email = textParameter('email', 320)
+      .optional()
+      .describe('Only contacts with this e-mail address, compared case-insensitively');
+  }
+  if (filters.search) {
+    shape.q = textParameter('q', 100)
+      .optional()
+      .describe('A case-insensitive prefix of the first name, the last name or the e-mail');
+  }
+  return z.strictObject(shape);
+}
+
+/** @internal A parsed keyset list query. */
+export interface KeysetListQuery {
+  limit: number;
+  offset?: number;
+  cursor?: string;
+  sort?: (typeof LIST_SORTS)[number];
+  updatedSince?: string;
+  email?: string;
+  q?: string;
+  [filter: string]: unknown;
+}
+
+/** @internal What {@link listPage} reads from. */
+export interface KeysetListSource {
+  table: string;
+  /** The select list of an item's columns. */
+  columns: string;
+  filters: KeysetListFilters;
+  toItem: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+function invalid(path: string, message: string): ProblemError {
+  return new ProblemError({
+    status: 400,
+    code: 'validation_failed',
+    detail: 'The request is not valid: see errors.',
+    errors: [{ path, message }],
+  });
+}
+
+/**
+ * @internal One page of a keyset list and the cursor after it. Orders: `createdAt` is
+ * `created_at, id`; `updatedAt` is the change sequence, which is commit order (and the order of
+ * `updatedAt` while the clock does not step back). A page costs an index range scan from its
+ * position, wherever that is; `offset` still skips rows as before.
+ */
+export async function listPage(
+  database: Queryable,
+  source: KeysetListSource,
+  query: KeysetListQuery,
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
+  const { filters } = source;
+  const sort = query.sort ?? 'createdAt';
+  const descending = sort.startsWith('-');
+  const kind: ListPosition['kind'] = sort.endsWith('updatedAt') ? 'change' : 'createdAt';
+  const oneOf = filters.oneOf
+    ? (query[filters.oneOf.parameter] as string[] | undefined)
+    : undefined;
+  const fingerprint = listFingerprint([
+    sort,
+    query.limit,
+    oneOf ? [...new Set(oneOf)].sort() : null,
+    query.email?.toLowerCase() ?? null,
+    query.q ?? null,
+    query.updatedSince ?? null,
+  ]);
+
+  let position: ListPosition | undefined;
+  if (query.cursor !== undefined) {
+    if (query.offset !== undefined) {
+      throw invalid('cursor', 'cursor and offset cannot be used together');
+    }
+    const decoded = decodeListCursor(query.cursor);
+    if (decoded === undefined) throw invalid('cursor', 'cursor is not a nextCursor of this list');
+    if (decoded.fingerprint !== fingerprint) {
+      throw invalid(
+        'cursor',
+        'cursor was made for another limit, sort or filters: send the same ones again',
+      );
+    }
+    position = positionOf(kind, decoded.values);
+    if (position === undefined) throw invalid('cursor', 'cursor is not a nextCursor of this list');
+  }
+
+  const params: unknown[] = [];
+  const parameter = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions: string[] = [];
+  if (filters.oneOf && oneOf) {
+    conditions.push(`${filters.oneOf.column} = ANY(${parameter(oneOf)}::text[])`);
+  }
+  if (filters.email && query.email !== undefined) {
+    conditions.push(`lower(${filters.email}) = lower(${parameter(query.email)})`);
+  }
+  if (filters.search && query.q !== undefined) {
+    // A range on lower(column) under text_pattern_ops (byte order): the index answers it, with
+    // a parameter too (LIKE 'prefix%' would need the prefix at planning time).
+    const prefix = parameter(query.q);
+    const ranges = filters.search.map(
+      (column) =>
+        `(lower(${column}) ~>=~ lower(${prefix}) AND lower(${column}) ~<~ (lower(${prefix}) || chr(1114111)))`,
+    );
+    conditions.push(`(${ranges.join(' OR ')})`);
+  }
+  if (query.updatedSince !== undefined) {
+    conditions.push(`updated_at >= ${parameter(query.updatedSince)}::timestamptz`);
+  }
+  const after = descending ? '<' : '>';
+  const direction = descending ? ' DESC' : '';
+  let order: string;
+  let cursorColumn: string;
+  if (kind === 'change') {
+    if (position?.kind === 'change') {
+      conditions.push(`change_seq ${after} ${parameter(position.seq)}::bigint`);
+    }
+    order = `change_seq${direction}`;
+    cursorColumn = 'change_seq::text AS cursor_seq';
+  } else {
+    if (position?.kind === 'createdAt') {
+      conditions.push(
+        `(created_at, id) ${after} (${parameter(position.createdAt)}::timestamptz, ${parameter(position.id)})`,
+      );
+    }
+    order = `created_at${direction}, id${direction}`;
+    cursorColumn = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+  }
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  // One row more than asked tells whether another page exists, without a count.
+  const limit = parameter(query.limit + 1);
+  const offset = query.offset ? ` OFFSET ${parameter(query.offset)}` : '';
+  const { rows } = await database.query(
+    `SELECT ${source.columns}, ${cursorColumn} FROM ${source.table}${where} ORDER BY ${order} LIMIT ${limit}${offset}`,
+    params,
+  );
+  const page = rows.length > query.limit ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  let nextCursor: string | null = null;
+  if (rows.length > query.limit && last) {
+    nextCursor = encodeListCursor(
+      fingerprint,
+      kind === 'change'
+        ? { kind, seq: String(last.cursor_seq) }
+        : { kind, createdAt: String(last.cursor_at), id: String(last.id) },
+    );
+  }
+  return { items: page.map(source.toItem), nextCursor };
+}
