@@ -29,6 +29,7 @@ import { inboxRoutes } from './routes/inbox.js';
 import { meRoutes } from './routes/me.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { userRoutes } from './routes/users.js';
+import { secretHeaderNames } from './secret-headers.js';
 import type { Database } from './storage/database.js';
 import { createAccountStore } from './tokens/account-store.js';
 
@@ -104,7 +105,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const { database } = options;
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
-  const logger = options.logger === false ? false : loggerOptions(options.logger ?? {});
+  const profiles: Readonly<Record<string, VendorProfile>> = Object.assign(
+    Object.create(null),
+    vendorProfiles,
+    options.ehrVendorProfiles,
+  );
+  // One list of secret-bearing headers, from the contract and the vendor profiles in use.
+  const secretHeaders = secretHeaderNames(Object.values(profiles));
+  const logger =
+    options.logger === false ? false : loggerOptions(options.logger ?? {}, secretHeaders);
 
   const app = Fastify({
     logger,
@@ -168,7 +177,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       database,
       clock,
       newId,
-      profiles: Object.assign(Object.create(null), vendorProfiles, options.ehrVendorProfiles),
+      profiles,
+      secretHeaders,
       secrets: options.ehrWebhookSecrets ?? {},
       handlers: options.ehrHandlers ?? {},
     }),

@@ -66,10 +66,12 @@ export {
   type EhrWebhookHandler,
   ehrSecretsFromEnvironment,
   ehrSecretVariable,
+  MAX_REJECTED_BODY_BYTES,
   type ReceiptVerdict,
 } from './routes/ehr-webhooks.js';
 export { INBOX_SECRET_HEADER } from './routes/inbox.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-query.js';
+export { CONTRACT_SECRET_HEADERS, secretHeaderNames } from './secret-headers.js';
 export {
   type DataDirectoryLock,
   LOCK_FILE_NAME,

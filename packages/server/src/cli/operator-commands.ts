@@ -257,7 +257,7 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       body_bytes: number;
     }>(
       `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
-              octet_length(raw_body) AS body_bytes
+              COALESCE(body_size, octet_length(raw_body)) AS body_bytes
          FROM ehr_receipts WHERE $1::text IS NULL OR vendor = $1
         ORDER BY received_at, id`,
       [values.vendor ?? null],

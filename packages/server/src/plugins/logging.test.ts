@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
+import { secretHeaderNames } from '../secret-headers.js';
 import { parseToken } from '../tokens/token-format.js';
-import { redactedHeaders } from './logging.js';
 
 describe('logs', () => {
   const server = useTestServer({
@@ -86,7 +86,7 @@ describe('logs', () => {
   });
 
   it('redacts every credential header of the interface and the EHR vendors', () => {
-    expect(redactedHeaders).toEqual(
+    expect(secretHeaderNames()).toEqual(
       expect.arrayContaining([
         'authorization',
         'cookie',

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { REDACTED, redactHeaders, secretHeaderNames } from '../secret-headers.js';
 
 /** Something text is written to, such as `process.stdout` or a test's collector. */
 export interface TextSink {
@@ -15,34 +16,22 @@ export interface LoggingOptions {
 }
 
 /**
- * @internal Headers whose values are credentials or signatures: always replaced by
- * `[redacted]` in logs, whoever logs the request.
- */
-export const redactedHeaders = [
-  'authorization',
-  'cookie',
-  'set-cookie',
-  'proxy-authorization',
-  'x-service-webhook-secret',
-  'x-service-signature',
-  'x-hub-signature',
-  'x-hub-signature-256',
-  'x-akute-signature',
-  'x-metriport-signature',
-];
-
-/**
  * @internal The pino options of the server's logger. Requests are logged with their method,
- * path, headers (credentials redacted) and remote address; never a body, and never a query
+ * path, headers (every one of `secretHeaders` redacted, see {@link secretHeaderNames}) and remote address; never a body, and never a query
  * string (it may carry a cursor, which is fine, but nothing requires it in logs).
  */
-export function loggerOptions(options: LoggingOptions) {
+export function loggerOptions(
+  options: LoggingOptions,
+  secretHeaders: readonly string[] = secretHeaderNames(),
+) {
+  const secret = new Set(secretHeaders);
   return {
     level: options.level ?? 'info',
     ...(options.stream ? { stream: options.stream } : {}),
     redact: {
-      paths: redactedHeaders.flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]),
-      censor: '[redacted]',
+      // Headers a handler logs itself; the request's own are redacted by the serializer below.
+      paths: secretHeaders.flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]),
+      censor: REDACTED,
     },
     // Runs on every line before the serializers, so that every error logged under `err`, by
     // our code or by Fastify's, passes through loggableError.
@@ -56,7 +45,7 @@ export function loggerOptions(options: LoggingOptions) {
         return {
           method: request.method,
           url: request.url.split('?')[0] ?? request.url,
-          headers: request.headers,
+          headers: redactHeaders(request.headers, secret),
           remoteAddress: request.ip,
         };
       },

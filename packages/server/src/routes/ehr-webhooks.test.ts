@@ -1,10 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import {
   type EhrWebhookEvent,
   ehrSecretsFromEnvironment,
   ehrSecretVariable,
+  MAX_REJECTED_BODY_BYTES,
 } from './ehr-webhooks.js';
 
 const secrets = {
@@ -66,6 +67,9 @@ async function receipts() {
     vendor: string;
     verdict: string;
     raw_body: Buffer;
+    body_size: number;
+    body_sha256: Buffer;
+    replay_of: string | null;
     headers: Record<string, string>;
     received_at: Date;
     handled_at: Date | null;
@@ -88,7 +92,8 @@ describe('POST /api/ehr/webhooks/:ehr', () => {
     expect(receipt).toMatchObject({ id: receiptId, vendor: 'athenahealth', verdict: 'valid' });
     expect(receipt?.raw_body.equals(Buffer.from(awkwardBody, 'utf8'))).toBe(true);
     expect(receipt?.received_at).toEqual(new Date('2026-03-01T09:00:00.000Z'));
-    expect(receipt?.headers['x-hub-signature']).toMatch(/^sha256=/);
+    // That a signature was present is kept, never its value.
+    expect(receipt?.headers['x-hub-signature']).toBe('[redacted]');
     expect(handled).toHaveLength(1);
     expect(handled[0]?.receiptId).toBe(receiptId);
     expect(handled[0]?.rawBody.equals(Buffer.from(awkwardBody, 'utf8'))).toBe(true);
@@ -104,12 +109,10 @@ describe('POST /api/ehr/webhooks/:ehr', () => {
   });
 
   it('verifies whatever the content type, and bytes that are not UTF-8', async () => {
-    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80]);
-    for (const contentType of [
-      'application/octet-stream',
-      'text/plain',
-      'application/x-www-form-urlencoded',
-    ]) {
+    const types = ['application/octet-stream', 'text/plain', 'application/x-www-form-urlencoded'];
+    for (const [index, contentType] of types.entries()) {
+      // A body of its own each time: the same signed bytes twice would be a replay.
+      const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80, index]);
       const response = await post('metriport', bytes, {
         'content-type': contentType,
         'x-metriport-signature': hex(secrets.metriport, bytes),
@@ -117,7 +120,12 @@ describe('POST /api/ehr/webhooks/:ehr', () => {
       expect(response.statusCode).toBe(202);
     }
     const stored = await receipts();
-    expect(stored.every((receipt) => receipt.raw_body.equals(bytes))).toBe(true);
+    expect(stored.map((receipt) => receipt.verdict)).toEqual(['valid', 'valid', 'valid']);
+    expect(
+      stored.every((receipt, index) =>
+        receipt.raw_body.equals(Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80, index])),
+      ),
+    ).toBe(true);
   });
 
   it('verifies akute t=,v1= signatures against the injected clock', async () => {
@@ -252,8 +260,98 @@ describe('POST /api/ehr/webhooks/:ehr', () => {
       cookie: 'session=abc',
     });
     const [receipt] = await receipts();
-    expect(receipt?.headers.authorization).toBeUndefined();
-    expect(receipt?.headers.cookie).toBeUndefined();
+    expect(receipt?.headers.authorization).toBe('[redacted]');
+    expect(receipt?.headers.cookie).toBe('[redacted]');
+    expect(JSON.stringify(receipt?.headers)).not.toContain('secret');
+    expect(JSON.stringify(receipt?.headers)).not.toContain('abc');
+  });
+
+  it('stores no body and no headers for an unknown or unsupported vendor, only its size and SHA-256', async () => {
+    const body = Buffer.alloc(512 * 1024, 'x');
+    for (const vendor of ['nobody', 'epic']) {
+      const response = await post(vendor, body, { 'x-anything': 'y'.repeat(1000) });
+      expect([404, 501]).toContain(response.statusCode);
+    }
+    const stored = await receipts();
+    expect(stored).toHaveLength(2);
+    for (const receipt of stored) {
+      expect(receipt.raw_body.length).toBe(0);
+      expect(receipt.headers).toEqual({});
+      expect(receipt.body_size).toBe(body.length);
+      expect(receipt.body_sha256.equals(createHash('sha256').update(body).digest())).toBe(true);
+    }
+  });
+
+  it('keeps at most 64 KiB of a body whose signature fails, with its full size and SHA-256', async () => {
+    const body = Buffer.alloc(MAX_REJECTED_BODY_BYTES * 8 + 3, 'z');
+    const response = await post('athenahealth', body, {
+      'x-hub-signature': `sha256=${hex('wrong-secret', body)}`,
+    });
+    expect(response.statusCode).toBe(401);
+    const [receipt] = await receipts();
+    expect(receipt?.raw_body.length).toBe(MAX_REJECTED_BODY_BYTES);
+    expect(receipt?.raw_body.equals(body.subarray(0, MAX_REJECTED_BODY_BYTES))).toBe(true);
+    expect(receipt?.body_size).toBe(body.length);
+    expect(receipt?.body_sha256.equals(createHash('sha256').update(body).digest())).toBe(true);
+    expect(receipt?.headers['x-hub-signature']).toBe('[redacted]');
+  });
+
+  it('answers a replayed delivery 202 without dispatching it again, and records the replay', async () => {
+    handled = [];
+    handlerBehaviour = async () => {};
+    const headers = { 'x-hub-signature': `sha256=${hex(secrets.athenahealth, awkwardBody)}` };
+    const first = await post('athenahealth', awkwardBody, headers);
+    expect(first.statusCode).toBe(202);
+    await receiptsOnceHandled();
+    // A day later (less a minute), the same signed bytes again, with the digest's case changed.
+    server().clock.advance(24 * 60 * 60 * 1000 - 60_000);
+    const replay = await post('athenahealth', awkwardBody, {
+      'x-hub-signature': headers['x-hub-signature'].toUpperCase().replace('SHA256=', 'sha256='),
+    });
+    const again = await post('athenahealth', awkwardBody, headers);
+    for (const response of [replay, again]) {
+      expect(response.statusCode).toBe(202);
+      expect(response.json().receiptId).not.toBe(first.json().receiptId);
+    }
+    const stored = await receiptsOnceHandled();
+    expect(stored.map((receipt) => receipt.verdict)).toEqual(['valid', 'replayed', 'replayed']);
+    expect(stored[1]?.replay_of).toBe(first.json().receiptId);
+    expect(stored[1]?.raw_body.length).toBe(0);
+    expect(handled).toHaveLength(1);
+    // Another body is another delivery.
+    const other = '{"event":"other"}';
+    const next = await post('athenahealth', other, {
+      'x-hub-signature': `sha256=${hex(secrets.athenahealth, other)}`,
+    });
+    expect(next.statusCode).toBe(202);
+    await receiptsOnceHandled();
+    expect(handled).toHaveLength(2);
+  });
+
+  it('treats a timestamped vendor’s same body under a new timestamp as a new delivery, the same one as a replay, and enforces the tolerance both ways', async () => {
+    handled = [];
+    const sign = (t: number) => `t=${t},v1=${hex(secrets.akute, `${t}.${awkwardBody}`)}`;
+    const t = Math.floor(server().clock.now() / 1000);
+    expect((await post('akute', awkwardBody, { 'x-akute-signature': sign(t) })).statusCode).toBe(
+      202,
+    );
+    expect((await post('akute', awkwardBody, { 'x-akute-signature': sign(t) })).statusCode).toBe(
+      202,
+    );
+    expect(
+      (await post('akute', awkwardBody, { 'x-akute-signature': sign(t + 1) })).statusCode,
+    ).toBe(202);
+    const future = await post('akute', awkwardBody, { 'x-akute-signature': sign(t + 301) });
+    expect(future.statusCode).toBe(401);
+    expect(future.json().detail).toContain('timestamp_in_future');
+    const stored = await receiptsOnceHandled();
+    expect(stored.map((receipt) => receipt.verdict)).toEqual([
+      'valid',
+      'replayed',
+      'valid',
+      'invalid_signature',
+    ]);
+    expect(handled).toHaveLength(2);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import {
   type VendorProfile,
@@ -12,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { problemResponses, problemSchema } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
+import { redactHeaders } from '../secret-headers.js';
 import type { Database } from '../storage/database.js';
 
 /** What an EHR vendor handler receives, once the signature verified and the 202 is sent. */
@@ -32,20 +34,22 @@ export interface EhrWebhookEvent {
  */
 export type EhrWebhookHandler = (event: EhrWebhookEvent) => Promise<void>;
 
-/** How a receipt's request was judged. */
+/**
+ * How a receipt's request was judged. `replayed`: a valid signature over a delivery already
+ * accepted (answered 202, not dispatched again).
+ */
 export type ReceiptVerdict =
   | 'valid'
+  | 'replayed'
   | 'invalid_signature'
   | 'unknown_vendor'
   | 'vendor_not_supported';
 
-// Never stored on a receipt: credentials that are not the vendor's signature.
-const droppedHeaders = new Set([
-  'authorization',
-  'cookie',
-  'proxy-authorization',
-  'x-service-webhook-secret',
-]);
+/**
+ * The most of a body kept on a receipt whose signature did not verify: 64 KiB (the full size
+ * and SHA-256 are recorded whatever the size). Unknown and unsupported vendors keep no body.
+ */
+export const MAX_REJECTED_BODY_BYTES = 64 * 1024;
 
 /**
  * The environment variable holding a vendor's shared secret: `EHR_WEBHOOK_SECRET_<KEY>`, the key
@@ -76,14 +80,6 @@ export function ehrSecretsFromEnvironment(
   return secrets;
 }
 
-function storedHeaders(request: FastifyRequest): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && !droppedHeaders.has(name)) headers[name] = value;
-  }
-  return headers;
-}
-
 interface PendingHandling {
   event: EhrWebhookEvent;
   handler: EhrWebhookHandler;
@@ -109,22 +105,103 @@ export function ehrWebhookRoutes(options: {
   profiles: Readonly<Record<string, VendorProfile>>;
   secrets: Readonly<Record<string, string | readonly string[]>>;
   handlers: Readonly<Record<string, EhrWebhookHandler>>;
+  /** Header names whose values are stored as `[redacted]` (see `secretHeaderNames`). */
+  secretHeaders: readonly string[];
 }): FastifyPluginAsync {
   const { database, clock, newId, profiles, secrets, handlers } = options;
+  const secretHeaders = new Set(options.secretHeaders);
 
+  /**
+   * Stores a receipt: for an unknown or unsupported vendor only its size and digest (no body,
+   * no headers: anyone can send those, and they prove nothing); for a bad signature at most
+   * {@link MAX_REJECTED_BODY_BYTES} of the body; a valid one whole. Secret-bearing headers are
+   * stored as `[redacted]`.
+   */
   async function recordReceipt(
     request: FastifyRequest,
-    vendor: string,
-    verdict: ReceiptVerdict,
-    rawBody: Buffer,
+    receipt: { vendor: string; verdict: ReceiptVerdict; rawBody: Buffer; replayOf?: string },
   ): Promise<string> {
+    const { vendor, verdict, rawBody } = receipt;
     const id = newId('rcpt');
+    const anonymous = verdict === 'unknown_vendor' || verdict === 'vendor_not_supported';
+    const kept =
+      anonymous || verdict === 'replayed'
+        ? Buffer.alloc(0)
+        : verdict === 'invalid_signature'
+          ? rawBody.subarray(0, MAX_REJECTED_BODY_BYTES)
+          : rawBody;
+    const headers = anonymous ? {} : redactHeaders(request.headers, secretHeaders);
     await database.query(
-      `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, vendor, verdict, rawBody, JSON.stringify(storedHeaders(request)), new Date(clock.now())],
+      `INSERT INTO ehr_receipts
+         (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at, replay_of)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        id,
+        vendor,
+        verdict,
+        kept,
+        rawBody.length,
+        createHash('sha256').update(rawBody).digest(),
+        JSON.stringify(headers),
+        new Date(clock.now()),
+        receipt.replayOf ?? null,
+      ],
     );
     return id;
+  }
+
+  /**
+   * Records a verified delivery: its receipt and the digest of what the vendor signed, in one
+   * transaction. A digest already recorded makes it a replay: the receipt says `replayed` and
+   * names the first one, and nothing is dispatched.
+   */
+  async function recordVerified(
+    request: FastifyRequest,
+    vendor: string,
+    rawBody: Buffer,
+    timestamp: number | undefined,
+  ): Promise<{ receiptId: string; replayed: boolean }> {
+    const hash = createHash('sha256');
+    if (timestamp !== undefined) hash.update(`${timestamp}.`);
+    const digest = hash.update(rawBody).digest();
+    const now = new Date(clock.now());
+    const receiptId = newId('rcpt');
+    // One statement, so atomic: the digest, and the receipt only if the digest is new. A
+    // concurrent insert of the same digest makes ours do nothing and find no row: a replay.
+    const { rows } = await database.query<{ receipt_id: string }>(
+      `WITH inserted AS (
+         INSERT INTO ehr_delivery_digests (vendor, digest, receipt_id, received_at)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (vendor, digest) DO NOTHING
+         RETURNING receipt_id),
+       receipt AS (
+         INSERT INTO ehr_receipts
+           (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at)
+         SELECT receipt_id, $1, 'valid', $5, $6, $7, $8, $4 FROM inserted
+         RETURNING id)
+       SELECT id AS receipt_id FROM receipt
+       UNION ALL
+       SELECT receipt_id FROM ehr_delivery_digests WHERE vendor = $1 AND digest = $2
+       LIMIT 1`,
+      [
+        vendor,
+        digest,
+        receiptId,
+        now,
+        rawBody,
+        rawBody.length,
+        createHash('sha256').update(rawBody).digest(),
+        JSON.stringify(redactHeaders(request.headers, secretHeaders)),
+      ],
+    );
+    const first = rows[0]?.receipt_id ?? null;
+    if (first === receiptId) return { receiptId, replayed: false };
+    const id = await recordReceipt(request, {
+      vendor,
+      verdict: 'replayed',
+      rawBody,
+      ...(first === null ? {} : { replayOf: first }),
+    });
+    return { receiptId: id, replayed: true };
   }
 
   return async (app) => {
@@ -192,7 +269,7 @@ export function ehrWebhookRoutes(options: {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const profile = Object.hasOwn(profiles, vendor) ? profiles[vendor] : undefined;
         if (!profile) {
-          await recordReceipt(request, vendor, 'unknown_vendor', rawBody);
+          await recordReceipt(request, { vendor, verdict: 'unknown_vendor', rawBody });
           throw new ProblemError({
             status: 404,
             code: 'unknown_vendor',
@@ -201,7 +278,7 @@ export function ehrWebhookRoutes(options: {
         }
         const secret = Object.hasOwn(secrets, vendor) ? secrets[vendor] : undefined;
         if (profile.scheme === 'none' || secret === undefined || secret.length === 0) {
-          await recordReceipt(request, vendor, 'vendor_not_supported', rawBody);
+          await recordReceipt(request, { vendor, verdict: 'vendor_not_supported', rawBody });
           throw new ProblemError({
             status: 501,
             code: 'vendor_not_supported',
@@ -211,23 +288,24 @@ export function ehrWebhookRoutes(options: {
                 : `No secret is configured for ${profile.name} (${ehrSecretVariable(vendor)}).`,
           });
         }
+        let timestamp: number | undefined;
         try {
-          verifyVendorSignature(profile, rawBody, request.headers, {
+          ({ timestamp } = verifyVendorSignature(profile, rawBody, request.headers, {
             secret: typeof secret === 'string' ? secret : [...secret],
             now: new Date(clock.now()),
-          });
+          }));
         } catch (error) {
           if (!(error instanceof WebhookVerificationError)) throw error;
-          await recordReceipt(request, vendor, 'invalid_signature', rawBody);
+          await recordReceipt(request, { vendor, verdict: 'invalid_signature', rawBody });
           throw new ProblemError({
             status: 401,
             code: 'signature_invalid',
             detail: `The ${profile.name} signature does not verify (${error.code}).`,
           });
         }
-        const receiptId = await recordReceipt(request, vendor, 'valid', rawBody);
+        const { receiptId, replayed } = await recordVerified(request, vendor, rawBody, timestamp);
         const handler = handlers[vendor];
-        if (handler) {
+        if (handler && !replayed) {
           request.ehrPending = {
             handler,
             event: { receiptId, vendor, rawBody, headers: { ...request.headers } },

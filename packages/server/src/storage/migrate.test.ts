@@ -21,6 +21,7 @@ const tables = [
   'deals',
   'deliveries',
   'delivery_attempts',
+  'ehr_delivery_digests',
   'ehr_receipts',
   'idempotency_keys',
   'messages',
