@@ -1,10 +1,11 @@
-import { vendorProfiles } from '@followup/webhooks';
 import { FollowUpServerError } from '../errors.js';
+import { secretHeaderNames } from '../secret-headers.js';
 import type { Queryable } from '../storage/database.js';
 
 /** What the server answered an inbound EHR webhook, as recorded on its receipt. */
 export const receiptVerdicts = [
   'valid',
+  'replayed',
   'invalid_signature',
   'unknown_vendor',
   'vendor_not_supported',
@@ -108,7 +109,7 @@ export async function listReceipts(
   }
   const { rows } = await database.query<ReceiptRow>(
     `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
-            octet_length(raw_body) AS body_bytes
+            COALESCE(body_size, octet_length(raw_body)) AS body_bytes
        FROM ehr_receipts
       WHERE ($1::text IS NULL OR vendor = $1) AND ($2::text IS NULL OR verdict = $2)
         AND ($3::timestamptz IS NULL OR received_at >= $3)
@@ -126,20 +127,10 @@ export async function listReceipts(
   return rows.map(toSummary);
 }
 
-// Headers that carry credentials or signatures: the request's own, and every vendor profile's
-// signature header. Any header whose name says secret, signature, token or auth is hidden too.
-const redactedNames = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-service-webhook-secret',
-  'x-service-signature',
-  'webhook-signature',
-  ...Object.values(vendorProfiles).flatMap((profile) =>
-    'header' in profile && typeof profile.header === 'string' ? [profile.header.toLowerCase()] : [],
-  ),
-]);
+// Headers that carry credentials or signatures: the one list (the interface's and every vendor
+// profile's signature header; receipts already store them as [redacted]). Any header whose
+// name says secret, signature, token or auth is hidden too.
+const redactedNames = new Set(secretHeaderNames());
 
 /** @internal Whether a header's value is hidden on receipt pages. */
 export function isRedactedHeader(name: string): boolean {
@@ -156,7 +147,7 @@ export async function getReceipt(
     ReceiptRow & { headers: Record<string, string | string[]>; body_preview: Buffer }
   >(
     `SELECT id, vendor, verdict, received_at, handled_at, handler_error, headers,
-            octet_length(raw_body) AS body_bytes, substring(raw_body FROM 1 FOR $2) AS body_preview
+            COALESCE(body_size, octet_length(raw_body)) AS body_bytes, substring(raw_body FROM 1 FOR $2) AS body_preview
        FROM ehr_receipts WHERE id = $1`,
     [id, RECEIPT_BODY_PREVIEW_BYTES],
   );

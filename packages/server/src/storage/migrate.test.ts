@@ -31,6 +31,7 @@ const tables = [
   'service_accounts',
   'tokens',
   'users',
+  'web_flashes',
   'webhook_endpoints',
 ];
 
