@@ -120,6 +120,18 @@ export interface FollowUpOptions {
   /** Where the service is, e.g. `https://followup.example.com`; API paths are appended to it. */
   baseUrl: string | URL;
   /**
+   * Lets `baseUrl` be a plain `http:` URL on a host other than this machine. Without it, only
+   * `https:` is accepted, apart from `localhost`, 127.0.0.0/8 and `[::1]`, so that a token and
+   * patient data never cross a network unencrypted by mistake.
+   *
+   * @example
+   * ```ts
+   * // A service on a private network without TLS, knowingly:
+   * new FollowUp({ token, baseUrl: 'http://followup.internal:3000', allowInsecureHttp: true });
+   * ```
+   */
+  allowInsecureHttp?: boolean;
+  /**
    * The time budget of one call in milliseconds, covering the request, every retry, the waits
    * between them and reading the body. Each page of a list walk gets its own budget. Default
    * 60 000.

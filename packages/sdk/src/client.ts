@@ -57,7 +57,21 @@ const VALIDATIONS: readonly Validation[] = ['strict', 'warn', 'off'];
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const denoInspectSymbol = Symbol.for('Deno.customInspect');
 
-function checkBaseUrl(baseUrl: unknown): string {
+/**
+ * Whether a URL's host is this machine: `localhost` (and names under `.localhost`), 127.0.0.0/8
+ * or `[::1]`. Plain `http:` is only for these, where nothing crosses a network.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): string {
   let url: URL;
   try {
     url = new URL(String(baseUrl));
@@ -68,6 +82,13 @@ function checkBaseUrl(baseUrl: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError({ message: 'baseUrl must use http or https.' });
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new ConfigurationError({
+      message:
+        'baseUrl must use https for a host other than this machine (the token and the data would ' +
+        'cross the network in clear); pass allowInsecureHttp: true to use http anyway.',
+    });
   }
   if (url.username !== '' || url.password !== '') {
     throw new ConfigurationError({ message: 'baseUrl must not carry credentials; use the token.' });
@@ -168,7 +189,7 @@ export class FollowUp {
     }
     this.serviceAccountId = serviceAccountId;
     this.#http = new HttpClient({
-      baseUrl: checkBaseUrl(options.baseUrl),
+      baseUrl: checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true),
       token: options.token,
       timeout:
         options.timeout === undefined

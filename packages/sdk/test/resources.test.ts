@@ -3,6 +3,7 @@ import {
   AuthenticationError,
   ConfigurationError,
   type Contact,
+  FollowUp,
   NotFoundError,
 } from '../src/index.js';
 import { type Fixture, INBOX_SECRET, startFixture } from './fixture-server.js';
@@ -54,13 +55,39 @@ describe('contacts', () => {
     await client.contacts.delete(first.id);
   });
 
-  it('encodes ids in paths and refuses an empty id before any request', async () => {
+  it('encodes ids in paths, and refuses an id that is not one path segment before any request', async () => {
     const { client } = clientFor(fixture);
     const before = fixture.requests.length;
-    expect(() => client.contacts.get('')).toThrow(ConfigurationError);
+    for (const id of ['', '.', '..', 'con_1/../x', '../audit', 'a\\b', 'x'.repeat(256)]) {
+      expect(() => client.contacts.get(id)).toThrow(ConfigurationError);
+      expect(() => client.deals.update(id, { title: 'T' })).toThrow(ConfigurationError);
+      expect(() => client.contacts.delete(id)).toThrow(ConfigurationError);
+    }
     expect(fixture.requests.length).toBe(before);
-    await expect(client.contacts.get('con_1/../x?y')).rejects.toSatisfy(NotFoundError.isInstance);
-    expect(fixture.requests.at(-1)?.path).toBe('/api/contacts/con_1%2F..%2Fx%3Fy');
+    await expect(client.contacts.get('con_1..?y#z %')).rejects.toSatisfy(NotFoundError.isInstance);
+    expect(fixture.requests.at(-1)?.path).toBe('/api/contacts/con_1..%3Fy%23z%20%25');
+  });
+
+  it('refuses a plain http baseUrl except on this machine, unless allowInsecureHttp', () => {
+    const token = 'hns_sa_1.secret';
+    for (const baseUrl of [
+      'http://followup.example.com',
+      'http://10.0.0.5:3000',
+      'http://[2001:db8::1]',
+    ]) {
+      expect(() => new FollowUp({ token, baseUrl })).toThrow(/https/);
+      expect(new FollowUp({ token, baseUrl, allowInsecureHttp: true }).baseUrl).toBe(baseUrl);
+    }
+    for (const baseUrl of [
+      'http://localhost:3000',
+      'http://api.localhost',
+      'http://127.0.0.1:3000',
+      'http://127.1.2.3',
+      'http://[::1]:3000',
+      'https://followup.example.com',
+    ]) {
+      expect(new FollowUp({ token, baseUrl }).baseUrl).toBe(baseUrl);
+    }
   });
 
   it('gives { data, response } with withResponse()', async () => {

@@ -8,6 +8,7 @@ import { checkLimit, checkOffset } from '../internal/list-params.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
 import { countSchema } from '../schemas/count.js';
+import { INPUT_LIMITS } from '../schemas/input-limits.js';
 
 /**
  * Parameters of an offset `list()`.
@@ -33,10 +34,19 @@ export interface CrudResourceSpec<Item> {
   readonly listSchema: z.ZodType<unknown>;
 }
 
-/** @internal Checks an id and returns it encoded for a path. */
+/**
+ * @internal Checks an id and returns it encoded for a path. An id is one path segment: `.`,
+ * `..`, a `/` or a `\\` could make the request reach another path than the one meant, so they are
+ * refused before any request, like an id longer than the service accepts.
+ */
 export function pathId(id: unknown): string {
   if (typeof id !== 'string' || id.length === 0) {
     throw new ConfigurationError({ message: 'id must be a non-empty string.' });
+  }
+  if (id === '.' || id === '..' || /[/\\]/.test(id) || id.length > INPUT_LIMITS.id) {
+    throw new ConfigurationError({
+      message: `id must be one path segment: not . or .., without / or \\, at most ${INPUT_LIMITS.id} characters.`,
+    });
   }
   return encodeURIComponent(id);
 }
