@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifySignature } from '@followup/webhooks';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useCliStorage } from '../../test/support/cli-storage.js';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { startSubscriber } from '../../test/support/subscriber.js';
@@ -42,18 +44,121 @@ describe('followup-server', () => {
     expect(out.join('')).toContain('Usage: followup-server <command>');
   });
 
-  it('exits 2 with the usage on a missing or unknown command or option', async () => {
-    for (const argv of [[], ['launch'], ['start', 'now'], ['start', '--colour']]) {
-      const { io, err } = captureIo();
+  it('exits 2 with one line pointing to --help on a missing or unknown command or option', async () => {
+    for (const [argv, said] of [
+      [[], 'A command is required.'],
+      [['launch'], 'Unknown command: launch.'],
+      [['start', 'now'], 'Unknown command: start now.'],
+      [['start', '--colour'], "Unknown option '--colour'."],
+    ] as const) {
+      const { io, out, err } = captureIo();
       expect(await runCli(argv, io)).toBe(2);
-      expect(err.join('')).toContain('Usage: followup-server');
+      expect(err.join('')).toBe(
+        `followup-server: ${said} Run 'followup-server --help' for usage.\n`,
+      );
+      expect(out).toEqual([]);
     }
   });
 
   it('refuses a port that is not one', async () => {
     const { io, err } = captureIo();
     expect(await runCli(['start', '--port', 'http'], io)).toBe(2);
-    expect(err.join('')).toContain('Not a port: http');
+    expect(err.join('')).toBe(
+      "followup-server: Not a port: http. Run 'followup-server --help' for usage.\n",
+    );
+  });
+
+  describe.skipIf(testDriver !== 'pglite')('the data directory', () => {
+    let home: string;
+    beforeEach(async () => {
+      home = await mkdtemp(join(tmpdir(), 'followup-home-'));
+    });
+    afterEach(async () => {
+      await rm(home, { recursive: true, force: true });
+    });
+    const defaultDir = () => join(home, '.local', 'share', 'followup');
+
+    it('reports a usage error of an operator command before any database is opened', async () => {
+      for (const [argv, said] of [
+        [['tokens', 'issue'], '--account is required.'],
+        [['accounts', 'create', '--name', 'x', '--role', 'OWNER'], '--role must be one of'],
+        [['seed', '--contacts', 'many'], '--contacts is a whole number'],
+        [['tokens', 'issue', '--account', 'sa_1', '--ttl', '0'], '--ttl is a positive'],
+        [
+          ['tokens', 'issue', '--account', 'sa_1', '--ttl', '-5'],
+          "Option '--ttl' argument is ambiguous.",
+        ],
+      ] as const) {
+        const named = join(home, 'named');
+        for (const extra of [[], ['--data-dir', named]]) {
+          const { io, err } = captureIo({ HOME: home });
+          expect(await runCli([...argv, ...extra], io)).toBe(2);
+          const text = err.join('');
+          expect(text).toContain(said);
+          expect(text).toMatch(/^followup-server: .* Run 'followup-server --help' for usage\.\n$/);
+          expect(existsSync(defaultDir())).toBe(false);
+          expect(existsSync(named)).toBe(false);
+        }
+      }
+    });
+
+    it('an operator command that finds no database exits 1 naming the directory, creating nothing', async () => {
+      const { io, err } = captureIo({ HOME: home });
+      expect(await runCli(['accounts', 'list'], io)).toBe(1);
+      expect(err.join('')).toBe(
+        `followup-server: No database in ${defaultDir()}. Start the server first ` +
+          '(followup-server start), or name its data directory with --data-dir or ' +
+          'FOLLOWUP_DATA_DIR. (data_directory_missing)\n',
+      );
+      expect(existsSync(defaultDir())).toBe(false);
+      const json = captureIo({ HOME: home, XDG_DATA_HOME: join(home, 'xdg') });
+      expect(await runCli(['accounts', 'list', '--json'], json.io)).toBe(1);
+      expect(JSON.parse(json.err.join(''))).toEqual({
+        error: {
+          code: 'data_directory_missing',
+          message: expect.stringContaining(join(home, 'xdg', 'followup')),
+        },
+      });
+      expect(existsSync(join(home, 'xdg'))).toBe(false);
+    });
+
+    it('start creates the default directory, and operator commands find it from anywhere', async () => {
+      const controller = new AbortController();
+      const started = captureIo({ HOME: home }, controller.signal);
+      const exit = runCli(['start', '--port', '0', '--json'], started.io);
+      await started.firstLine;
+      expect(existsSync(join(defaultDir(), 'PG_VERSION'))).toBe(true);
+      // Beside the running server (through its operator channel), with no --data-dir.
+      const created = captureIo({ HOME: home });
+      expect(
+        await runCli(
+          ['accounts', 'create', '--name', 'ops', '--role', 'READONLY', '--json'],
+          created.io,
+        ),
+      ).toBe(0);
+      controller.abort();
+      expect(await exit).toBe(0);
+      // And once it has stopped, on the directory itself.
+      const listed = captureIo({ HOME: home });
+      expect(await runCli(['accounts', 'list', '--json'], listed.io)).toBe(0);
+      expect(
+        JSON.parse(listed.out.join('')).map((account: { name: string }) => account.name),
+      ).toEqual(['ops']);
+    });
+
+    it('an explicit directory may be created by an operator command', async () => {
+      const named = join(home, 'fresh');
+      for (const [argv, env] of [
+        [['accounts', 'list', '--json', '--data-dir', named], { HOME: home }],
+        [['accounts', 'list', '--json'], { HOME: home, FOLLOWUP_DATA_DIR: named }],
+      ] as const) {
+        const { io, out } = captureIo(env);
+        expect(await runCli(argv, io)).toBe(0);
+        expect(JSON.parse(out.join(''))).toEqual([]);
+      }
+      expect(existsSync(join(named, 'PG_VERSION'))).toBe(true);
+      expect(existsSync(defaultDir())).toBe(false);
+    });
   });
 
   describe('operator commands', () => {

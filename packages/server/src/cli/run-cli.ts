@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FollowUpServerError } from '../errors.js';
 import type { TextSink } from '../plugins/logging.js';
@@ -6,6 +5,7 @@ import type { Database } from '../storage/database.js';
 import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
+import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
 import { sendOperatorCommand } from './operator-channel.js';
 import {
   type OperatorCommand,
@@ -42,20 +42,42 @@ export interface OpenedDatabase {
   release(): Promise<void>;
 }
 
-/** @internal The PGlite data directory the command names, or `undefined` on PostgreSQL. */
+/**
+ * @internal The PGlite data directory the command names (see {@link resolveDataDirectory}), or
+ * `undefined` on PostgreSQL.
+ */
 export function dataDirectoryOf(values: CliOptions, io: CliIo): string | undefined {
   if (io.database || values['database-url'] || io.env.DATABASE_URL) return undefined;
-  return resolve(values['data-dir'] ?? io.env.FOLLOWUP_DATA_DIR ?? 'followup-data');
+  return resolveDataDirectory(values['data-dir'], io.env).path;
 }
 
-async function openDatabase(values: CliOptions, io: CliIo): Promise<OpenedDatabase> {
+/**
+ * Opens the command's database. `create: false` (operator commands) refuses to create an empty
+ * database in the default data directory: the operator most likely meant the server's, which is
+ * elsewhere, and should be told where the command looked.
+ */
+async function openDatabase(
+  values: CliOptions,
+  io: CliIo,
+  { create }: { create: boolean },
+): Promise<OpenedDatabase> {
   if (io.database) return { database: io.database, release: async () => {} };
-  const dataDir = dataDirectoryOf(values, io);
   const databaseUrl = values['database-url'] ?? io.env.DATABASE_URL;
-  const database =
-    dataDir === undefined && databaseUrl
-      ? await openPostgresDatabase({ connectionString: databaseUrl })
-      : await openPGliteDatabase({ dataDir: dataDir ?? 'followup-data' });
+  let database: Database;
+  if (databaseUrl) {
+    database = await openPostgresDatabase({ connectionString: databaseUrl });
+  } else {
+    const dataDir = resolveDataDirectory(values['data-dir'], io.env);
+    if (!create && !dataDir.explicit && !holdsDatabase(dataDir.path)) {
+      throw new FollowUpServerError({
+        code: 'data_directory_missing',
+        message:
+          `No database in ${dataDir.path}. Start the server first (followup-server start), ` +
+          'or name its data directory with --data-dir or FOLLOWUP_DATA_DIR.',
+      });
+    }
+    database = await openPGliteDatabase({ dataDir: dataDir.path });
+  }
   try {
     await migrate(database);
   } catch (error) {
@@ -88,7 +110,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       strict: true,
     }));
   } catch (error) {
-    return usageError(io, (error as Error).message);
+    // Node's own messages go on, over several lines, with advice: the first sentence says it.
+    const [first = ''] = (error as Error).message.split(/\n|\. (?=[A-Z])/);
+    return usageError(io, first);
   }
   const [command, ...rest] = positionals;
   if (values.help || command === 'help') {
@@ -99,7 +123,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     if (command === 'start' && rest.length === 0) {
       return await startCommand(values, io, {
-        open: () => openDatabase(values, io),
+        open: () => openDatabase(values, io, { create: true }),
         dataDir: dataDirectoryOf(values, io),
       });
     }
@@ -108,6 +132,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ? operatorCommands[name]
       : undefined;
     if (!operatorCommand) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+    await checkUsage(operatorCommand, values);
     const result = await runOperatorCommand(name, operatorCommand, values, io);
     io.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : result.text);
     return 0;
@@ -129,7 +154,7 @@ async function runOperatorCommand(
 ): Promise<OperatorOutput> {
   let opened: OpenedDatabase;
   try {
-    opened = await openDatabase(values, io);
+    opened = await openDatabase(values, io, { create: false });
   } catch (error) {
     // A server runs on this data directory: ask it, through its operator channel.
     const dataDir = dataDirectoryOf(values, io);
@@ -154,7 +179,29 @@ async function runOperatorCommand(
   }
 }
 
+/** What the database of a usage check throws: the command got past its checks of the options. */
+const usageChecked = Symbol('usage checked');
+
+/**
+ * Runs a command's checks of its options before any database is opened: the command runs on a
+ * stand-in database that stops it at its first query, so a `UsageError` it throws before that is
+ * reported without opening (let alone creating or migrating) anything.
+ */
+async function checkUsage(command: OperatorCommand, values: CliOptions): Promise<void> {
+  const stop = () => Promise.reject(usageChecked);
+  const standIn = new Proxy({} as Database, {
+    get: (_target, property) => (property === 'driver' ? 'pglite' : stop),
+  });
+  try {
+    await command(values, standIn);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+  }
+}
+
+/** A usage error in one line, pointing to the help (exit code 2). */
 function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${usage}`);
+  const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+  io.stderr.write(`followup-server: ${sentence} Run 'followup-server --help' for usage.\n`);
   return 2;
 }

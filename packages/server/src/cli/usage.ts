@@ -43,7 +43,9 @@ Commands:
                                           (a progress bar on a terminal)
 
 Options of every command:
-  --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR, default ./followup-data)
+  --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR; default
+                        $XDG_DATA_HOME/followup, or ~/.local/share/followup); without either,
+                        an operator command that finds no database there stops, creating nothing
   --database-url URL    PostgreSQL instead of PGlite (DATABASE_URL)
   --json                machine-readable output
   --help                this text
@@ -88,7 +90,7 @@ export type CliOptions = ReturnType<
   typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true }>
 >['values'];
 
-/** @internal A mistake in the command line: exit code 2 and the usage. */
+/** @internal A mistake in the command line: exit code 2 and one line pointing to `--help`. */
 export class UsageError extends Error {}
 
 /** @internal The value of a required option. */
