@@ -8,7 +8,7 @@ import {
   listFingerprint,
   positionOf,
 } from './list-cursor.js';
-import { integerParameter, limitParameter } from './list-query.js';
+import { integerParameter, limitParameter, MAX_LIST_OFFSET } from './list-query.js';
 
 /** The orders of a contacts or deals list; `-` is newest first. */
 export const LIST_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
@@ -93,7 +93,7 @@ export const timestampParameter = z
 export function keysetListQuery(filters: KeysetListFilters) {
   const shape: Record<string, z.ZodType> = {
     limit: limitParameter,
-    offset: integerParameter('offset', { min: 0, max: Number.MAX_SAFE_INTEGER }).optional(),
+    offset: integerParameter('offset', { min: 0, max: MAX_LIST_OFFSET, default: 0 }).optional(),
     cursor: textParameter('cursor', 1024)
       .optional()
       .describe('The nextCursor of the previous page; send the same limit, filters and sort'),
