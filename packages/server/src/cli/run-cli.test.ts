@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { verifySignature } from '@followup/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useCliStorage } from '../../test/support/cli-storage.js';
@@ -15,6 +17,8 @@ import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
 import { OPERATOR_CHANNEL_FILE } from './operator-channel.js';
 import { type CliIo, runCli } from './run-cli.js';
+
+const execFileAsync = promisify(execFile);
 
 function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
   const out: string[] = [];
@@ -421,6 +425,66 @@ describe('followup-server', () => {
       expect(text).toContain(`Authorization: Bearer ${token}`);
       expect(text).toMatch(/\/api\/contacts\n/);
       expect(text).toContain('Seeded 300 demo contacts and 150 deals.\n');
+    });
+
+    it('start --demo configures a demo EHR secret and prints a command that sends a signed webhook', async () => {
+      const controller = new AbortController();
+      const captured = captureIo({}, controller.signal);
+      captured.io.database = database();
+      const exit = runCli(['start', '--port', '0', '--demo'], captured.io);
+      await captured.firstLine;
+      const text = captured.out.join('');
+      const secret = /webhook secret \(shown once\):\n {2}(\S+)\n/.exec(text)?.[1];
+      const command = /signed test webhook.*:\n {2}(node -e .+)\n/.exec(text)?.[1];
+      expect(secret).toMatch(/^[\w-]{43}$/);
+      expect(command).toContain(secret);
+      // Pasted into a shell as printed.
+      const shell = (line: string) =>
+        execFileAsync('sh', ['-c', line], {
+          env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+        });
+      const sent = await shell(command ?? '');
+      expect(sent.stdout).toMatch(/^202 \{"receiptId":"rcpt_\w+"\}\n$/);
+      // The server checks the signature: the same command with another secret is refused.
+      const forged = await shell((command ?? '').replace(secret ?? '', 'not-the-secret'));
+      expect(forged.stdout).toMatch(/^401 /);
+      controller.abort();
+      expect(await exit).toBe(0);
+      const receipts = JSON.parse((await run('receipts', 'list', '--json')).out);
+      expect(
+        receipts.map((receipt: { vendor: string; verdict: string }) => [
+          receipt.vendor,
+          receipt.verdict,
+        ]),
+      ).toEqual([
+        ['athenahealth', 'valid'],
+        ['athenahealth', 'invalid_signature'],
+      ]);
+    });
+
+    it('start --demo leaves a configured EHR secret alone and prints none', async () => {
+      const controller = new AbortController();
+      const captured = captureIo(
+        { EHR_WEBHOOK_SECRET_ATHENAHEALTH: 'configured-secret' },
+        controller.signal,
+      );
+      captured.io.database = database();
+      const exit = runCli(['start', '--port', '0', '--demo', '--json'], captured.io);
+      const announced = JSON.parse(await captured.firstLine);
+      expect(announced).not.toHaveProperty('ehr');
+      controller.abort();
+      expect(await exit).toBe(0);
+      const json = captureIo({}, controller.signal);
+      json.io.database = database();
+      const jsonController = new AbortController();
+      json.io.signal = jsonController.signal;
+      const jsonExit = runCli(['start', '--port', '0', '--demo', '--json'], json.io);
+      expect(JSON.parse(await json.firstLine).ehr).toEqual({
+        vendor: 'athenahealth',
+        secret: expect.stringMatching(/^[\w-]{43}$/),
+      });
+      jsonController.abort();
+      expect(await jsonExit).toBe(0);
     });
 
     it('seed --contacts N adds demo contacts and deals, as JSON and as text', async () => {

@@ -4,6 +4,7 @@ import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
+import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
@@ -60,12 +61,19 @@ export async function startCommand(
     ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
+  const ehrWebhookSecrets = ehrSecretsFromEnvironment(io.env);
+  // --demo: a secret for one EHR vendor when none is configured, so its webhooks can be tried.
+  let demoEhrSecret: string | undefined;
+  if (values.demo && ehrWebhookSecrets[DEMO_EHR_VENDOR] === undefined) {
+    demoEhrSecret = newDemoEhrSecret();
+    ehrWebhookSecrets[DEMO_EHR_VENDOR] = demoEhrSecret;
+  }
   app = buildServer({
     database,
     onOutboxEvent: () => worker.wake(),
     logger: { level: 'info', stream: io.stderr },
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
-    ehrWebhookSecrets: ehrSecretsFromEnvironment(io.env),
+    ehrWebhookSecrets,
   });
   let channel: OperatorChannel | undefined;
   try {
@@ -93,7 +101,12 @@ export async function startCommand(
     }
     const url = new URL(address);
     if (values.json) {
-      const announcement = { url: url.origin, driver: database.driver, token: demoToken };
+      const announcement = {
+        url: url.origin,
+        driver: database.driver,
+        token: demoToken,
+        ...(demoEhrSecret ? { ehr: { vendor: DEMO_EHR_VENDOR, secret: demoEhrSecret } } : {}),
+      };
       io.stdout.write(`${JSON.stringify(announcement)}\n`);
     } else {
       io.stdout.write(`FollowUp server listening on ${url.origin} (${database.driver})\n`);
@@ -105,6 +118,13 @@ export async function startCommand(
         if (demoData) {
           io.stdout.write(
             `Seeded ${demoData.contacts} demo contacts and ${demoData.deals} deals.\n`,
+          );
+        }
+        if (demoEhrSecret) {
+          io.stdout.write(
+            `Demo EHR vendor ${DEMO_EHR_VENDOR}, webhook secret (shown once):\n  ${demoEhrSecret}\n` +
+              'Send it a signed test webhook (prints 202 and the receipt id):\n' +
+              `  ${demoEhrWebhookCommand({ origin: url.origin, secret: demoEhrSecret })}\n`,
           );
         }
       }
