@@ -780,6 +780,33 @@ describe('followup-server', () => {
       }
     });
 
+    it('refuses to open the inbox without a secret beyond loopback, unless --allow-open-inbox', async () => {
+      for (const [argv, env] of [
+        [['--host', '0.0.0.0'], {}],
+        [['--host', '::'], {}],
+        [['--host', '192.0.2.10'], { INBOX_WEBHOOK_SECRET: '' }],
+        [[], { HOST: '0.0.0.0' }],
+      ] as const) {
+        const { io, err } = captureIo({ ...env });
+        expect(await runCli(['start', '--port', '0', ...argv, ...storageArguments()], io)).toBe(2);
+        expect(err.join('')).toContain('set INBOX_WEBHOOK_SECRET, or pass --allow-open-inbox');
+      }
+      // Past that check with the flag, or the variable, or a secret (stopped by the next one).
+      for (const [argv, env] of [
+        [['--allow-open-inbox'], {}],
+        [[], { ALLOW_OPEN_INBOX: 'true' }],
+        [[], { INBOX_WEBHOOK_SECRET: 's3cret' }],
+      ] as const) {
+        const { io, err } = captureIo({ ...env });
+        const code = await runCli(
+          ['start', '--host', '0.0.0.0', '--delivery-timeout', '0', ...argv, ...storageArguments()],
+          io,
+        );
+        expect(code).toBe(2);
+        expect(err.join('')).toContain('--delivery-timeout is a number of seconds');
+      }
+    });
+
     it('refuses a retry schedule or a delivery timeout that is not one', async () => {
       const { io, err } = captureIo();
       const code = await runCli(

@@ -19,6 +19,12 @@ function isTrue(text: string | undefined): boolean {
   return text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 }
 
+/** Whether a listen address is reachable from this machine only. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
 export const DEMO_CONTACTS = 300;
 
@@ -33,6 +39,14 @@ export async function startCommand(
 ): Promise<number> {
   const port = parsePort(values.port ?? io.env.PORT ?? '3000');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
+  const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
+  const allowOpenInbox = values['allow-open-inbox'] === true || isTrue(io.env.ALLOW_OPEN_INBOX);
+  if (!inboxWebhookSecret && !isLoopbackHost(host) && !allowOpenInbox) {
+    throw new UsageError(
+      `On ${host}, beyond this machine, POST /api/inbox/webhook would store anyone's messages: ` +
+        'set INBOX_WEBHOOK_SECRET, or pass --allow-open-inbox (ALLOW_OPEN_INBOX=true) to run it open.',
+    );
+  }
   const retryDelaysText = values['delivery-retry-delays'] ?? io.env.DELIVERY_RETRY_DELAYS;
   const retryDelays = retryDelaysText === undefined ? undefined : parseRetryDelays(retryDelaysText);
   const timeoutText = values['delivery-timeout'] ?? io.env.DELIVERY_TIMEOUT;
@@ -51,7 +65,6 @@ export async function startCommand(
   const allowInsecure =
     values['allow-insecure-endpoints'] === true || isTrue(io.env.ALLOW_INSECURE_ENDPOINTS);
   const { database, release } = await storage.open();
-  const inboxWebhookSecret = io.env.INBOX_WEBHOOK_SECRET;
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
     database,

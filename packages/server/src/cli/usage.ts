@@ -19,6 +19,8 @@ Commands:
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
       --delivery-timeout SECONDS          the most one delivery attempt may take
                                           (DELIVERY_TIMEOUT, default 10)
+      --allow-open-inbox                  accept the inbox webhook without INBOX_WEBHOOK_SECRET
+                                          on a non-loopback --host (ALLOW_OPEN_INBOX=true)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -80,6 +82,7 @@ export const optionSpec = {
   'delivery-timeout': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
+  'allow-open-inbox': { type: 'boolean', default: false },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
