@@ -32,6 +32,11 @@ import { userRoutes } from './routes/users.js';
 import { secretHeaderNames } from './secret-headers.js';
 import type { Database } from './storage/database.js';
 import { createAccountStore } from './tokens/account-store.js';
+import { createSessionStore, type SessionPolicy } from './users/sessions.js';
+import { createSignInThrottle, type SignInThrottlePolicy } from './users/sign-in-throttle.js';
+import { webPages } from './web/pages/index.js';
+import { webApp } from './web/web-app.js';
+import { installWebSessions } from './web/web-sessions.js';
 
 /** The largest request body accepted: 1 MiB. Larger bodies get 413 `payload_too_large`. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -83,6 +88,37 @@ export interface BuildServerOptions {
    * {@link createDeliveryWorker}). Never throws into the request.
    */
   onOutboxEvent?: () => void;
+  /**
+   * The URL people reach the server at (`--public-url`), such as `https://followup.example.org`:
+   * sign-in links are made with it, and it is accepted as a same-origin `Origin`. Defaults to the
+   * origin each request came to.
+   */
+  publicUrl?: string;
+  /**
+   * Trust `X-Forwarded-*` headers from a reverse proxy (`--trust-proxy`): Fastify's `trustProxy`
+   * (`true`, or the addresses/CIDR ranges of the proxies). Then the client address of
+   * the sign-in throttle and the protocol (HTTPS: `Secure` `__Host-` cookie) come from the proxy.
+   * Default: not trusted.
+   */
+  trustProxy?: boolean | string | string[];
+  /** Web sessions: idle timeout, absolute lifetime, rotation; see {@link SessionPolicy}. */
+  sessions?: Partial<SessionPolicy>;
+  /** Failed sign-ins allowed per account and per client address; see {@link SignInThrottlePolicy}. */
+  signInThrottle?: Partial<SignInThrottlePolicy>;
+}
+
+// The origin of a public URL (scheme, host, port): what browsers send in `Origin`.
+function publicUrlOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RangeError('publicUrl must be an absolute http: or https: URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RangeError('publicUrl must be an absolute http: or https: URL.');
+  }
+  return url.origin;
 }
 
 /**
@@ -127,6 +163,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     frameworkErrors: routerErrorHandler,
     clientErrorHandler: createClientErrorHandler(() => newId('req')),
     return503OnClosing: true,
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   // JSON only: without this, Fastify would also accept text/plain bodies.
   app.removeContentTypeParser('text/plain');
@@ -141,7 +178,19 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     options.rateLimit === false
       ? undefined
       : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
-  const requireCapability = installAuthentication(app, accounts, rateLimiter);
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
+  const sessions = createSessionStore({
+    database,
+    clock,
+    newId,
+    ...(options.sessions ? { policy: options.sessions } : {}),
+  });
+  installWebSessions(app);
+  const requireCapability = installAuthentication(app, accounts, rateLimiter, {
+    sessions,
+    publicOrigin: publicUrl,
+  });
   app.decorate('requireCapability', requireCapability);
   installIdempotency(app, { database, clock });
 
@@ -181,6 +230,20 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       secretHeaders,
       secrets: options.ehrWebhookSecrets ?? {},
       handlers: options.ehrHandlers ?? {},
+    }),
+  );
+  app.register(
+    webApp({
+      database,
+      clock,
+      newId,
+      sessions,
+      throttle: createSignInThrottle({
+        clock,
+        ...(options.signInThrottle ? { policy: options.signInThrottle } : {}),
+      }),
+      publicOrigin: publicUrl,
+      pages: webPages.map((page) => page({ database, clock, newId, accounts, publicUrl })),
     }),
   );
   if (secret === undefined) {

@@ -16,7 +16,9 @@ export type IdPrefix =
   | 'we'
   | 'dlv'
   | 'req'
-  | 'flash';
+  | 'flash'
+  | 'ses'
+  | 'lnk';
 
 /** Options of {@link createIdGenerator}. */
 export interface IdGeneratorOptions {

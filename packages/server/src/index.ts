@@ -109,3 +109,17 @@ export {
   type TokenVerification,
 } from './tokens/account-store.js';
 export { type ParsedToken, parseToken, TOKEN_PREFIX } from './tokens/token-format.js';
+export {
+  DEFAULT_SESSION_POLICY,
+  type SessionPolicy,
+  type SignedInUser,
+} from './users/sessions.js';
+export {
+  type PrunedSignInRecords,
+  type PruneSignInRecordsOptions,
+  pruneSignInRecords,
+} from './users/sign-in-links.js';
+export {
+  DEFAULT_SIGN_IN_THROTTLE,
+  type SignInThrottlePolicy,
+} from './users/sign-in-throttle.js';

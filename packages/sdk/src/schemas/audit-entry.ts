@@ -20,8 +20,8 @@ export const auditEntrySchema = z.looseObject({
   action: openEnum(['token.issued', 'token.revoked', 'contact.deleted']),
   /** Who did it. */
   actor: z.looseObject({
-    /** `service_account`, `operator` or `system` (an open enumeration). */
-    type: openEnum(['service_account', 'operator', 'system']),
+    /** `service_account`, `user`, `operator` or `system` (an open enumeration). */
+    type: openEnum(['service_account', 'user', 'operator', 'system']),
     /** The actor's id, when it has one. */
     id: z.string().optional(),
   }),

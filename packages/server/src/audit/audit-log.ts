@@ -5,9 +5,12 @@ import type { Queryable } from '../storage/database.js';
 
 /** Who did an audited action. */
 export interface AuditActor {
-  /** A service account through the API, an operator through the CLI, or the server itself. */
-  type: 'service_account' | 'operator' | 'system';
-  /** The service account's id, when `type` is `service_account`. */
+  /**
+   * A service account through the API, a person signed in to the web application (or using its
+   * session cookie on `/api`), an operator through the CLI, or the server itself.
+   */
+  type: 'service_account' | 'user' | 'operator' | 'system';
+  /** The service account's `sa_…` or the user's `usr_…` id. */
   id?: string;
 }
 

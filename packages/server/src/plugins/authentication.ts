@@ -1,15 +1,41 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+} from 'fastify';
 import { type Capability, hasCapability } from '../capabilities.js';
-import type { AccountStore, ServiceAccount, TokenFailureCode } from '../tokens/account-store.js';
+import type {
+  AccountStore,
+  Role,
+  ServiceAccount,
+  TokenFailureCode,
+} from '../tokens/account-store.js';
+import type { SessionStore, SignedInUser } from '../users/sessions.js';
+import { checkCsrf, loadWebSession, sessionCookieValue } from '../web/web-sessions.js';
 import { ProblemError } from './problem.js';
 import type { RateLimiter } from './rate-limit.js';
 
-/** Who is calling: the service account behind the request's bearer token. */
+/**
+ * Who is calling: the service account behind the request's bearer token, or the person whose
+ * web session cookie came with it (only when there is no `Authorization` header).
+ */
 export interface Principal {
-  /** The token's service account. */
-  account: ServiceAccount;
-  /** The token's `tok_…` id. */
-  tokenId: string;
+  /** Who acts, as the audit log records it. */
+  actor: {
+    /** A service account (bearer token) or a user (session cookie). */
+    type: 'service_account' | 'user';
+    /** The account's `sa_…` or the user's `usr_…`. */
+    id: string;
+  };
+  /** The role that gives the capabilities: the account's or the user's. */
+  role: Role;
+  /** The token's service account; `null` for a session. */
+  account: ServiceAccount | null;
+  /** The token's `tok_…` id; `null` for a session. */
+  tokenId: string | null;
+  /** The signed-in user of a session; `null` for a token. */
+  user: SignedInUser | null;
 }
 
 declare module 'fastify' {
@@ -76,35 +102,57 @@ export function installAuthentication(
   app: FastifyInstance,
   accounts: AccountStore,
   rateLimiter?: RateLimiter,
+  web?: { sessions: SessionStore; publicOrigin: string | undefined },
 ): RequireCapability {
   app.decorateRequest('principal', null);
 
-  async function authenticate(request: FastifyRequest): Promise<Principal> {
+  // The Authorization header alone decides when present (a bad token is a 401 even with a good
+  // cookie); without it a valid session cookie authenticates, with CSRF checks on unsafe methods.
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+    if (request.headers.authorization === undefined && web && sessionCookieValue(request)) {
+      const session = await loadWebSession(web.sessions, request, reply);
+      if (session) {
+        checkCsrf(request, session, web.publicOrigin);
+        return {
+          actor: { type: 'user', id: session.user.id },
+          role: session.user.role,
+          account: null,
+          tokenId: null,
+          user: session.user,
+        };
+      }
+    }
     const result = await accounts.verifyToken(bearerToken(request.headers.authorization));
     if (!result.ok) throw unauthorized(result.code);
-    return { account: result.account, tokenId: result.tokenId };
+    return {
+      actor: { type: 'service_account', id: result.account.id },
+      role: result.account.role,
+      account: result.account,
+      tokenId: result.tokenId,
+      user: null,
+    };
   }
 
   return (capability) =>
     async function requireCapability(request, reply) {
       // Answers about an account's data (errors included) are never cached, nor sniffed.
       reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
-      const principal = await authenticate(request);
+      const principal = await authenticate(request, reply);
       request.principal = principal;
-      const decision = rateLimiter?.take(principal.tokenId);
+      const decision = rateLimiter?.take(principal.tokenId ?? principal.actor.id);
       if (decision && !decision.allowed) {
         throw new ProblemError({
           status: 429,
           code: 'rate_limited',
-          detail: `Too many requests with this token. Retry in ${decision.retryAfterSeconds} s.`,
+          detail: `Too many requests with these credentials. Retry in ${decision.retryAfterSeconds} s.`,
           headers: { 'Retry-After': String(decision.retryAfterSeconds) },
         });
       }
-      if (capability !== undefined && !hasCapability(principal.account.role, capability)) {
+      if (capability !== undefined && !hasCapability(principal.role, capability)) {
         throw new ProblemError({
           status: 403,
           code: 'forbidden',
-          detail: `The role ${principal.account.role} does not have the capability ${capability}.`,
+          detail: `The role ${principal.role} does not have the capability ${capability}.`,
         });
       }
     };

@@ -118,7 +118,7 @@ export function installIdempotency(
         ],
       });
     }
-    const accountId = principal.account.id;
+    const accountId = principal.actor.id;
     const path = request.url;
     const digest = createHash('sha256')
       .update(JSON.stringify([request.method, path, request.body ?? null]))

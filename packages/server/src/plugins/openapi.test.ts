@@ -34,7 +34,20 @@ describe('API reference', () => {
       scheme: 'bearer',
     });
     const audit = document.paths['/api/audit'].get;
-    expect(audit.security).toEqual([{ bearerAuth: [] }]);
+    expect(audit.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'followup_session',
+    });
+    expect(document.components.securitySchemes.cookieAuth.description).toContain(
+      'not a stable contract',
+    );
+    expect(document.components.securitySchemes.csrfToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-CSRF-Token',
+    });
     expect(audit.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
       'cursor',
       'limit',

@@ -36,6 +36,30 @@ function problemJsonSchema(): Record<string, unknown> {
   return schema;
 }
 
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+// Every route that takes a bearer token also takes the web session cookie (with X-CSRF-Token on
+// unsafe methods): say so beside bearerAuth, from the one place that knows.
+const withCookieAuth: typeof jsonSchemaTransform = (input) => {
+  const output = jsonSchemaTransform(input);
+  const schema = output.schema as { security?: Record<string, string[]>[] } | undefined;
+  if (!schema?.security?.some((requirement) => 'bearerAuth' in requirement)) return output;
+  const methods = [input.route.method].flat().map((method) => method.toUpperCase());
+  const cookie = methods.some((method) => unsafeMethods.has(method))
+    ? { cookieAuth: [], csrfToken: [] }
+    : { cookieAuth: [] };
+  const already = schema.security.some((requirement) => 'cookieAuth' in requirement);
+  return {
+    ...output,
+    schema: {
+      ...schema,
+      security: already
+        ? schema.security.map((requirement) => ('cookieAuth' in requirement ? cookie : requirement))
+        : [...schema.security, cookie],
+    },
+  } as typeof output;
+};
+
 /**
  * @internal `GET /openapi.json`, generated from the route schemas (the zod schemas that also
  * validate requests), and `GET /docs`, a browsable reference of it. Register before the routes.
@@ -62,10 +86,29 @@ export function installOpenApi(app: FastifyInstance): void {
             description: 'A service-account token: hns_<serviceAccountId>.<secret>',
           },
           ...webhookSecuritySchemes(),
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'followup_session',
+            description:
+              "The web application's session cookie (`__Host-followup_session` over HTTPS), with " +
+              "the signed-in user's role. Used only when no Authorization header is sent. POST, " +
+              'PUT, PATCH and DELETE also need the X-CSRF-Token header (csrfToken) and a ' +
+              'same-origin Origin, or they get 403 csrf_invalid. For the browser only: not a ' +
+              'stable contract for programmatic clients, which use bearer tokens.',
+          },
+          csrfToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-CSRF-Token',
+            description:
+              'The CSRF token of the web session (from the page\'s <meta name="csrf-token">), ' +
+              'with cookieAuth on unsafe methods. Not a stable contract for programmatic clients.',
+          },
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: withCookieAuth,
     transformObject: (documentObject) => {
       const document = 'openapiObject' in documentObject ? documentObject.openapiObject : {};
       return polishDocument(

@@ -14,7 +14,7 @@ const auditEntrySchema = z.object({
   occurredAt: z.string(),
   action: z.string(),
   actor: z.object({
-    type: z.enum(['service_account', 'operator', 'system']),
+    type: z.enum(['service_account', 'user', 'operator', 'system']),
     id: z.string().optional(),
   }),
   target: z.object({ type: z.string(), id: z.string() }),

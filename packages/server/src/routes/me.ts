@@ -21,21 +21,36 @@ export function meRoutes(options: {
         onRequest: options.requireCapability(),
         schema: {
           summary: 'Who the caller is: account or user, role, capabilities, token',
-          security: [{ bearerAuth: [] }],
+          security: [{ bearerAuth: [] }, { cookieAuth: [] }],
           response: { 200: meSchema, ...problemResponses(401, 429) },
         },
       },
       async (request) => {
-        const { account, tokenId } = request.principal ?? (undefined as never);
+        const principal = request.principal ?? (undefined as never);
+        const role = principal.role;
+        const granted = capabilities.filter((capability) => hasCapability(role, capability));
+        if (principal.user) {
+          // A browser session: the signed-in person, no token.
+          const { user } = principal;
+          return {
+            type: 'user' as const,
+            id: user.id,
+            name: user.name,
+            email: user.email,
+            role,
+            capabilities: granted,
+            token: null,
+          };
+        }
+        const { account, tokenId } = principal;
+        if (!account || !tokenId) throw new Error('A token principal without its account.');
         const token = await options.accounts.getToken(tokenId);
         return {
           type: 'service_account' as const,
           id: account.id,
           name: account.name,
-          role: account.role,
-          capabilities: capabilities.filter((capability) =>
-            hasCapability(account.role, capability),
-          ),
+          role,
+          capabilities: granted,
           token: { id: tokenId, label: token?.label ?? null, expiresAt: token?.expiresAt ?? null },
         };
       },

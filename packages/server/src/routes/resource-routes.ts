@@ -1,7 +1,7 @@
 import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { recordAuditEntry } from '../audit/audit-log.js';
+import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Capability } from '../capabilities.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator, IdPrefix } from '../ids.js';
@@ -34,8 +34,10 @@ export interface ResourceChange {
   transaction: Queryable;
   /** The record as the API returns it, after the change. */
   item: Record<string, unknown>;
-  /** The service account that made the change. */
+  /** The id of who made the change: the service account's `sa_…` or the user's `usr_…`. */
   accountId: string;
+  /** Who made the change, as the audit log records it. */
+  actor: AuditActor;
   /** The fields the request set. */
   fields: string[];
 }
@@ -84,6 +86,8 @@ export interface ResourceDefinition {
   audited: { created: boolean; updated: boolean; deleted: boolean };
   /** Runs in the transaction of a create, after the insert (the outbox event of a contact). */
   afterCreate?: (change: ResourceChange) => Promise<void>;
+  /** Runs in the transaction of an update, after it (a user's role change ends their sessions). */
+  afterUpdate?: (change: ResourceChange) => Promise<void>;
   /** Runs after a create committed (wakes the delivery worker for the contact's event). */
   afterCreateCommitted?: () => void;
   /**
@@ -191,16 +195,16 @@ export function resourceRoutes(
     if (definition.changes) await lockChanges(transaction, definition.changes.order);
   }
 
-  function actorOf(request: FastifyRequest): string {
+  function actorOf(request: FastifyRequest): AuditActor {
     const principal = request.principal;
     if (!principal) throw new Error('A resource route ran without an authenticated principal.');
-    return principal.account.id;
+    return principal.actor;
   }
 
   async function audit(
     transaction: Queryable,
     change: 'created' | 'updated' | 'deleted',
-    accountId: string,
+    actor: AuditActor,
     id: string,
     metadata: Record<string, unknown>,
   ): Promise<void> {
@@ -209,7 +213,7 @@ export function resourceRoutes(
       transaction,
       {
         action: `${name}.${change}`,
-        actor: { type: 'service_account', id: accountId },
+        actor,
         target: { type: name, id },
         metadata,
       },
@@ -335,7 +339,7 @@ export function resourceRoutes(
       },
       async (request, reply) => {
         const body = request.body as Record<string, unknown>;
-        const accountId = actorOf(request);
+        const actor = actorOf(request);
         const id = newId(definition.idPrefix);
         const values: unknown[] = [id];
         for (const [key, field] of fieldEntries) {
@@ -355,8 +359,14 @@ export function resourceRoutes(
               values,
             );
             const created = toItem(rows[0] as Record<string, unknown>);
-            await audit(transaction, 'created', accountId, id, { fields });
-            await definition.afterCreate?.({ transaction, item: created, accountId, fields });
+            await audit(transaction, 'created', actor, id, { fields });
+            await definition.afterCreate?.({
+              transaction,
+              item: created,
+              accountId: actor.id ?? '',
+              actor,
+              fields,
+            });
             return created;
           });
           definition.afterCreateCommitted?.();
@@ -383,7 +393,7 @@ export function resourceRoutes(
       async (request) => {
         const { id } = request.params as z.output<typeof idParams>;
         const body = request.body as Record<string, unknown>;
-        const accountId = actorOf(request);
+        const actor = actorOf(request);
         const assignments: string[] = [];
         const values: unknown[] = [id];
         const fields: string[] = [];
@@ -417,8 +427,16 @@ export function resourceRoutes(
             );
             const row = rows[0];
             if (!row) throw notFound(definition, id);
-            await audit(transaction, 'updated', accountId, id, { fields });
-            return toItem(row);
+            await audit(transaction, 'updated', actor, id, { fields });
+            const item = toItem(row);
+            await definition.afterUpdate?.({
+              transaction,
+              item,
+              accountId: actor.id ?? '',
+              actor,
+              fields,
+            });
+            return item;
           });
         } catch (error) {
           throw constraintProblem(definition, error);
@@ -443,7 +461,7 @@ export function resourceRoutes(
       },
       async (request, reply) => {
         const { id } = request.params as z.output<typeof idParams>;
-        const accountId = actorOf(request);
+        const actor = actorOf(request);
         await database.transaction(async (transaction) => {
           await lockOrder(transaction);
           const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
@@ -456,7 +474,7 @@ export function resourceRoutes(
               new Date(clock.now()),
             ]);
           }
-          await audit(transaction, 'deleted', accountId, id, metadata);
+          await audit(transaction, 'deleted', actor, id, metadata);
         });
         return reply.code(204).send();
       },

@@ -48,6 +48,7 @@ describe('users', () => {
     expect(rows).toEqual([
       { action: 'user.created', ...actor, metadata: { fields: ['email', 'name', 'role'] } },
       { action: 'user.updated', ...actor, metadata: { fields: ['role'] } },
+      { action: 'user.role_changed', ...actor, metadata: { to: 'ADMIN', sessionsEnded: 0 } },
       { action: 'user.deleted', ...actor, metadata: {} },
     ]);
     expect(JSON.stringify(rows)).not.toContain('grace@example.com');

@@ -9,6 +9,8 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import type { Database } from '../storage/database.js';
+import type { Role } from '../tokens/account-store.js';
+import { userRoleChanged } from '../users/user-actions.js';
 import { resourceRoutes } from './resource-routes.js';
 
 /**
@@ -16,6 +18,8 @@ import { resourceRoutes } from './resource-routes.js';
  * all behind users.manage. An e-mail address belongs to one user: a second is a 409 `conflict`.
  * Users decide who works in the workspace, so every change is audited (`user.created`,
  * `user.updated` with the names of the fields changed, `user.deleted`), never with the values.
+ * Setting a user's role ends every session of theirs at once, as the Users page and the CLI do
+ * (`user.role_changed`).
  */
 export function userRoutes(options: {
   database: Database;
@@ -47,6 +51,12 @@ export function userRoutes(options: {
         users_email_key: { field: 'email', message: 'Another user has this e-mail address.' },
       },
       audited: { created: true, updated: true, deleted: true },
+      async afterUpdate({ transaction, item, actor, fields }) {
+        if (!fields.includes('role')) return;
+        await userRoleChanged(transaction, { ...options, actor }, String(item.id), {
+          to: item.role as Role,
+        });
+      },
     },
     options,
   );

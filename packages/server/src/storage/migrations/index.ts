@@ -1,6 +1,7 @@
 import { initialSchema } from './0001-initial.js';
 import { idempotencyPending } from './0002-idempotency-pending.js';
 import { outboundDelivery } from './0003-outbound-delivery.js';
+import { webSignIn } from './0004-web-sign-in.js';
 import { ehrReceiptBounds } from './0005-ehr-receipt-bounds.js';
 import { idempotencyLease } from './0006-idempotency-lease.js';
 import { listKeys } from './0007-list-keys.js';
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'idempotency-pending', sql: idempotencyPending },
   { version: 3, name: 'outbound-delivery', sql: outboundDelivery },
+  { version: 4, name: 'web-sign-in', sql: webSignIn },
   { version: 5, name: 'ehr-receipt-bounds', sql: ehrReceiptBounds },
   { version: 6, name: 'idempotency-lease', sql: idempotencyLease },
   { version: 7, name: 'list-keys', sql: listKeys },

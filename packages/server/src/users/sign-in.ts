@@ -1,0 +1,181 @@
+import { recordAuditEntry } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import type { SessionStore, StartedSession } from './sessions.js';
+import { findUsableSignInLink } from './sign-in-links.js';
+import { type SignInThrottle, signInKeys } from './sign-in-throttle.js';
+
+/** @internal What signing in and out needs. */
+export interface SignInContext {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  sessions: SessionStore;
+  throttle: SignInThrottle;
+}
+
+/** @internal The outcome of a sign-in attempt. */
+export type SignInResult =
+  | { ok: true; userId: string; session: StartedSession }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+const maxEmailLength = 320;
+
+/**
+ * @internal Signs in with e-mail and password. A wrong e-mail and a wrong password answer the
+ * same `invalid` after the same work (an unknown e-mail is checked against a decoy hash). Every
+ * failure counts against the account and the client address; once either is over its limit,
+ * every attempt is `throttled` (even with the right password) until the window ends. Audited:
+ * `user.signed_in`, `user.sign_in_failed` (for an existing user) and `sign_in.throttled` when a
+ * burst of failures reaches a limit.
+ */
+export async function signInWithPassword(
+  context: SignInContext,
+  attempt: { email: string; password: string; address: string },
+): Promise<SignInResult> {
+  const { database, throttle } = context;
+  const email = attempt.email.trim().slice(0, maxEmailLength);
+  const keys = signInKeys(email, attempt.address);
+  const wait = await throttle.retryAfterSeconds(database, keys);
+  if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
+
+  const { rows } = await database.query<{ id: string; password_hash: string | null }>(
+    'SELECT id, password_hash FROM users WHERE lower(email) = lower($1) AND disabled_at IS NULL',
+    [email],
+  );
+  const user = rows[0];
+  const acceptable = passwordProblem(attempt.password) === undefined;
+  const matches =
+    (await verifyPassword(acceptable ? user?.password_hash : undefined, attempt.password)) &&
+    acceptable &&
+    user !== undefined;
+
+  if (!matches || !user) {
+    await database.transaction(async (transaction) => {
+      const bursts = await throttle.recordFailure(transaction, keys);
+      if (user) {
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'user.sign_in_failed',
+            actor: { type: 'system' },
+            target: { type: 'user', id: user.id },
+            metadata: { address: attempt.address },
+          },
+          context,
+        );
+      }
+      for (const burst of bursts) {
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'sign_in.throttled',
+            actor: { type: 'system' },
+            target: {
+              type: burst.kind === 'account' ? 'email' : 'client_address',
+              id: burst.key,
+            },
+            metadata: { failures: burst.failures, windowSeconds: throttle.policy.windowMs / 1000 },
+          },
+          context,
+        );
+      }
+    });
+    return { ok: false, reason: 'invalid' };
+  }
+
+  const session = await database.transaction(async (transaction) => {
+    await throttle.clearAccount(transaction, keys);
+    const started = await context.sessions.start(transaction, user.id);
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'user.signed_in',
+        actor: { type: 'user', id: user.id },
+        target: { type: 'user', id: user.id },
+        metadata: { method: 'password', address: attempt.address },
+      },
+      context,
+    );
+    return started;
+  });
+  return { ok: true, userId: user.id, session };
+}
+
+/** @internal The outcome of choosing a password with a sign-in link. */
+export type SetPasswordResult =
+  | { ok: true; userId: string; session: StartedSession }
+  | { ok: false; reason: 'link_unusable' }
+  | { ok: false; reason: 'password_invalid'; message: string };
+
+/**
+ * @internal Uses a one-time sign-in link: sets the user's password (argon2id) and signs them in.
+ * The link is used up in the same transaction; a used, expired or unknown link changes nothing.
+ * Audited as `user.password_set` and `user.signed_in`.
+ */
+export async function setPasswordWithLink(
+  context: SignInContext,
+  input: { token: string; password: string; confirmation: string; address: string },
+): Promise<SetPasswordResult> {
+  const problem = passwordProblem(input.password);
+  if (problem) return { ok: false, reason: 'password_invalid', message: problem };
+  if (input.password !== input.confirmation) {
+    return { ok: false, reason: 'password_invalid', message: 'The two passwords differ.' };
+  }
+  // Hash before the transaction: argon2 takes tens of milliseconds, no lock should wait on it.
+  const passwordHash = await hashPassword(input.password);
+  return context.database.transaction(async (transaction) => {
+    const link = await findUsableSignInLink(transaction, input.token, context.clock, {
+      consume: true,
+    });
+    if (!link) return { ok: false, reason: 'link_unusable' } as const;
+    await transaction.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
+      link.userId,
+      passwordHash,
+    ]);
+    const session = await context.sessions.start(transaction, link.userId);
+    const actor = { type: 'user', id: link.userId } as const;
+    const target = { type: 'user', id: link.userId };
+    await recordAuditEntry(
+      transaction,
+      { action: 'user.password_set', actor, target, metadata: { linkId: link.linkId } },
+      context,
+    );
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'user.signed_in',
+        actor,
+        target,
+        metadata: { method: 'sign_in_link', address: input.address },
+      },
+      context,
+    );
+    return { ok: true, userId: link.userId, session } as const;
+  });
+}
+
+/** @internal Signs out: deletes the session server-side. Audited as `user.signed_out`. */
+export async function signOut(
+  context: SignInContext,
+  cookieValue: string | undefined,
+): Promise<boolean> {
+  return context.database.transaction(async (transaction) => {
+    const ended = await context.sessions.end(transaction, cookieValue);
+    if (!ended) return false;
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'user.signed_out',
+        actor: { type: 'user', id: ended.userId },
+        target: { type: 'user', id: ended.userId },
+        metadata: { sessionId: ended.id },
+      },
+      context,
+    );
+    return true;
+  });
+}

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database, Queryable } from '../storage/database.js';
+import { type Role, roles } from '../tokens/account-store.js';
+import { endSessionsOfUser } from './sessions.js';
+import { createSignInLink } from './sign-in-links.js';
+
+/** What every user action needs: storage, time, ids, and who is acting (for the audit log). */
+export interface UserActionContext {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  /** Who does it: recorded in the audit entry. */
+  actor: AuditActor;
+}
+
+/** A user as the operator commands and the Users page list them. */
+export interface UserInfo {
+  /** `usr_…` */
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** `invited` until a password is chosen, then `active`; `disabled` once disabled. */
+  state: 'invited' | 'active' | 'disabled';
+  /** Sessions not yet ended (some may have expired without being pruned yet). */
+  sessions: number;
+  createdAt: string;
+}
+
+/** What {@link inviteUser} answers: the one-time sign-in link, shown once. */
+export interface UserInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  /** `<public URL>/signin/<token>`: single use, valid 24 hours; only its hash is stored. */
+  signInUrl: string;
+  expiresAt: string;
+}
+
+const emailSchema = z.email().max(320);
+
+function invalid(path: string, message: string): ProblemError {
+  return new ProblemError({
+    status: 400,
+    code: 'validation_failed',
+    detail: 'The request is not valid: see errors.',
+    errors: [{ path, message }],
+  });
+}
+
+function notFound(): ProblemError {
+  return new ProblemError({ status: 404, code: 'not_found', detail: 'No user has this id.' });
+}
+
+/** @internal Checks a role named by a person (any case). */
+export function parseRole(value: string): Role {
+  const role = value.toUpperCase();
+  if (!roles.includes(role as Role)) throw invalid('role', `must be one of ${roles.join(', ')}`);
+  return role as Role;
+}
+
+async function audit(
+  queryable: Queryable,
+  context: UserActionContext,
+  action: string,
+  userId: string,
+  metadata: Record<string, unknown> = {},
+): Promise<void> {
+  await recordAuditEntry(
+    queryable,
+    { action, actor: context.actor, target: { type: 'user', id: userId }, metadata },
+    context,
+  );
+}
+
+/** @internal The sign-in URL of a link token under a public URL. */
+export function signInUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/signin/${token}`;
+}
+
+/**
+ * Invites a person: creates the user (or, for an existing user who never chose a password, keeps
+ * them) and makes a one-time sign-in link, valid 24 hours. Audited as `user.invited`. The same
+ * function serves `followup-server users invite`, the Users page and the API.
+ */
+export async function inviteUser(
+  context: UserActionContext,
+  input: { email: string; role: Role | string; name?: string; publicUrl: string },
+): Promise<UserInvitation> {
+  const email = input.email.trim();
+  if (!emailSchema.safeParse(email).success) throw invalid('email', 'must be an e-mail address');
+  const role = parseRole(input.role);
+  const name = (input.name ?? '').trim() || email.slice(0, email.indexOf('@'));
+  if ([...name].length > 200) throw invalid('name', 'must be at most 200 characters');
+  return context.database.transaction(async (transaction) => {
+    const existing = await transaction.query<{ id: string; password_hash: string | null }>(
+      'SELECT id, password_hash FROM users WHERE lower(email) = lower($1) FOR UPDATE',
+      [email],
+    );
+    let id: string;
+    const found = existing.rows[0];
+    if (found) {
+      if (found.password_hash !== null) {
+        throw new ProblemError({
+          status: 409,
+          code: 'conflict',
+          detail: 'A user with this e-mail address has already signed in.',
+        });
+      }
+      id = found.id;
+      await transaction.query('UPDATE users SET role = $2, name = $3 WHERE id = $1', [
+        id,
+        role,
+        name,
+      ]);
+    } else {
+      id = context.newId('usr');
+      await transaction.query(
+        'INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [id, email, name, role, new Date(context.clock.now())],
+      );
+    }
+    const link = await createSignInLink(transaction, id, context);
+    await audit(transaction, context, 'user.invited', id, { role, expiresAt: link.expiresAt });
+    return {
+      id,
+      email,
+      role,
+      signInUrl: signInUrl(input.publicUrl, link.token),
+      expiresAt: link.expiresAt,
+    };
+  });
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  has_password: boolean;
+  disabled_at: Date | null;
+  sessions: string;
+  created_at: Date;
+}
+
+function toUserInfo(row: UserRow): UserInfo {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    state: row.disabled_at ? 'disabled' : row.has_password ? 'active' : 'invited',
+    sessions: Number(row.sessions),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+const userInfoColumns = `u.id, u.email, u.name, u.role, u.password_hash IS NOT NULL AS has_password,
+  u.disabled_at, u.created_at,
+  (SELECT count(*) FROM sessions s WHERE s.user_id = u.id) AS sessions`;
+
+/** Lists users, oldest first, `limit` (1 to 200, default 50) from `offset`. */
+export async function listUsers(
+  queryable: Queryable,
+  options: { limit?: number; offset?: number } = {},
+): Promise<UserInfo[]> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), 200);
+  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { rows } = await queryable.query<UserRow>(
+    `SELECT ${userInfoColumns} FROM users u ORDER BY u.created_at, u.id LIMIT $1 OFFSET $2`,
+    [limit, offset],
+  );
+  return rows.map(toUserInfo);
+}
+
+/** One user with their state, or `undefined`. */
+export async function getUserInfo(
+  queryable: Queryable,
+  userId: string,
+): Promise<UserInfo | undefined> {
+  const { rows } = await queryable.query<UserRow>(
+    `SELECT ${userInfoColumns} FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  return rows[0] ? toUserInfo(rows[0]) : undefined;
+}
+
+/**
+ * Disables a user: they can no longer sign in, and every session of theirs ends at once.
+ * Audited as `user.disabled`. Disabling a disabled user changes nothing and is not audited again.
+ */
+export async function disableUser(context: UserActionContext, userId: string): Promise<UserInfo> {
+  await context.database.transaction(async (transaction) => {
+    const { rows } = await transaction.query<{ disabled_at: Date | null }>(
+      'SELECT disabled_at FROM users WHERE id = $1 FOR UPDATE',
+      [userId],
+    );
+    const row = rows[0];
+    if (!row) throw notFound();
+    if (row.disabled_at !== null) return;
+    await transaction.query('UPDATE users SET disabled_at = $2 WHERE id = $1', [
+      userId,
+      new Date(context.clock.now()),
+    ]);
+    const ended = await endSessionsOfUser(transaction, userId);
+    await transaction.query('DELETE FROM sign_in_links WHERE user_id = $1', [userId]);
+    await audit(transaction, context, 'user.disabled', userId, { sessionsEnded: ended });
+  });
+  return (await getUserInfo(context.database, userId)) as UserInfo;
+}
+
+/**
+ * Changes a user's role; every session of theirs ends at once, so the new role applies from
+ * their next sign-in. Audited as `user.role_changed` with the old and new role.
+ */
+export async function changeUserRole(
+  context: UserActionContext,
+  userId: string,
+  role: Role | string,
+): Promise<UserInfo> {
+  const next = parseRole(role);
+  await context.database.transaction(async (transaction) => {
+    const { rows } = await transaction.query<{ role: Role }>(
+      'SELECT role FROM users WHERE id = $1 FOR UPDATE',
+      [userId],
+    );
+    const row = rows[0];
+    if (!row) throw notFound();
+    if (row.role === next) return;
+    await transaction.query('UPDATE users SET role = $2 WHERE id = $1', [userId, next]);
+    await userRoleChanged(transaction, context, userId, { from: row.role, to: next });
+  });
+  return (await getUserInfo(context.database, userId)) as UserInfo;
+}
+
+/**
+ * @internal What follows a role change on every surface (`PATCH /api/users/:id` too): the user's
+ * sessions end, and the change is audited as `user.role_changed`.
+ */
+export async function userRoleChanged(
+  transaction: Queryable,
+  context: Omit<UserActionContext, 'database'>,
+  userId: string,
+  change: { from?: Role; to: Role },
+): Promise<void> {
+  const ended = await endSessionsOfUser(transaction, userId);
+  await recordAuditEntry(
+    transaction,
+    {
+      action: 'user.role_changed',
+      actor: context.actor,
+      target: { type: 'user', id: userId },
+      metadata: {
+        ...(change.from ? { from: change.from } : {}),
+        to: change.to,
+        sessionsEnded: ended,
+      },
+    },
+    context,
+  );
+}
+
+/** Ends every session of a user at once. Audited as `user.sessions_revoked` with how many. */
+export async function revokeUserSessions(
+  context: UserActionContext,
+  userId: string,
+): Promise<{ id: string; sessionsEnded: number }> {
+  return context.database.transaction(async (transaction) => {
+    const { rows } = await transaction.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [
+      userId,
+    ]);
+    if (!rows[0]) throw notFound();
+    const ended = await endSessionsOfUser(transaction, userId);
+    await audit(transaction, context, 'user.sessions_revoked', userId, { sessionsEnded: ended });
+    return { id: userId, sessionsEnded: ended };
+  });
+}

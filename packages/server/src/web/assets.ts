@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+// The stylesheet and the one script of the web application. They are TypeScript strings so that
+// the built package carries them without files to locate at run time. Contrast ratios are at
+// least 4.5:1 (axe checks every page).
+const stylesheet = `
+:root { color-scheme: light; --ink: #1b1f24; --muted: #4d5561; --line: #d0d7de; --accent: #0b5cad;
+  --danger: #a4161a; --bg: #ffffff; --soft: #f4f6f8; font-family: system-ui, -apple-system,
+  "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: var(--bg); }
+a { color: var(--accent); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible,
+textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip-link { position: absolute; left: -9999px; }
+.skip-link:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; z-index: 1; }
+.site-header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem 2rem;
+  padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); background: var(--soft); }
+.brand { font-weight: 700; color: var(--ink); text-decoration: none; }
+.site-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0;
+  padding: 0; }
+.site-nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
+.account { margin-left: auto; display: flex; align-items: center; gap: .75rem; color: var(--muted); }
+main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line);
+  vertical-align: top; overflow-wrap: anywhere; }
+form.stacked { display: grid; gap: .75rem; max-width: 26rem; }
+label { display: grid; gap: .25rem; font-weight: 600; }
+input, select, textarea { font: inherit; padding: .45rem .55rem; border: 1px solid #6e7781;
+  border-radius: 4px; color: var(--ink); background: var(--bg); }
+button, .button { font: inherit; padding: .45rem .9rem; border-radius: 4px; cursor: pointer;
+  border: 1px solid var(--accent); background: var(--accent); color: #ffffff;
+  text-decoration: none; display: inline-block; }
+button.secondary { background: var(--bg); color: var(--accent); }
+button.danger { background: var(--danger); border-color: var(--danger); }
+.notice { padding: .75rem 1rem; border-radius: 4px; border: 1px solid var(--line);
+  background: var(--soft); margin: 1rem 0; }
+.notice.error { border-color: var(--danger); color: var(--danger); background: #fff5f5; }
+.notice.warning { border-color: #8a5a00; color: #5c3c00; background: #fff8e5; }
+.secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all;
+  background: var(--soft); padding: .5rem; border: 1px solid var(--line); border-radius: 4px; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); padding: .75rem;
+  border: 1px solid var(--line); border-radius: 4px; }
+.muted { color: var(--muted); }
+.signin { max-width: 26rem; margin: 3rem auto; }
+[data-js-only] { display: none; }
+.js [data-js-only] { display: inline-block; }
+`;
+
+// Progressive enhancement only: every form works without it. A `button[data-copy]` copies the
+// text of the element whose id it names.
+const script = `
+document.documentElement.classList.add('js');
+document.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
+  if (!button) return;
+  const source = document.getElementById(button.getAttribute('data-copy') || '');
+  if (!source || !navigator.clipboard) return;
+  navigator.clipboard.writeText(source.textContent || '').then(
+    () => { button.textContent = 'Copied'; },
+    () => { button.textContent = 'Copy failed: select the text'; },
+  );
+});
+`;
+
+interface Asset {
+  path: string;
+  contentType: string;
+  body: string;
+}
+
+function fingerprinted(name: string, extension: string, contentType: string, body: string): Asset {
+  const digest = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { path: `/assets/${name}.${digest}.${extension}`, contentType, body };
+}
+
+const css = fingerprinted('app', 'css', 'text/css; charset=utf-8', stylesheet);
+const js = fingerprinted('app', 'js', 'text/javascript; charset=utf-8', script);
+
+/** The fingerprinted paths of the web application's assets, for the layout. */
+export const assetPaths = { css: css.path, js: js.path } as const;
+
+/**
+ * @internal Serves the assets under `/assets/<name>.<hash>.<ext>`: a new content is a new URL,
+ * so each may be cached for a year.
+ */
+export function registerAssetRoutes(app: FastifyInstance): void {
+  for (const asset of [css, js]) {
+    app.get(asset.path, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .header('Content-Type', asset.contentType)
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .send(asset.body),
+    );
+  }
+}

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { IdGenerator } from '../../ids.js';
+import type { Database } from '../../storage/database.js';
+import type { AccountStore } from '../../tokens/account-store.js';
+
+/** @internal What a page plugin gets: the same stores as `/api`, never SQL of its own. */
+export interface WebPageDependencies {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  accounts: AccountStore;
+  /** `--public-url`, when given; see `publicUrlOf` in page-context.ts. */
+  publicUrl: string | undefined;
+}
+
+/** @internal A page (or a family of pages): a Fastify plugin made from the dependencies. */
+export type WebPage = (dependencies: WebPageDependencies) => FastifyPluginAsync;
+
+/**
+ * @internal Every page of the web application beyond sign-in and the start page. Add a page
+ * here (see src/web/README.md); it is registered inside the web application's context.
+ */
+export const webPages: readonly WebPage[] = [];
