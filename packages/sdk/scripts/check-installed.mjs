@@ -1,34 +1,15 @@
 #!/usr/bin/env node
-// Checks @followup/sdk as a user receives it: `npm pack` it (and @followup/webhooks, which it
-// depends on and which is not published yet), install both tarballs into an empty folder, then
-// load the SDK with `import` and with `require` and use both copies together.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Checks @followup/sdk as a user receives it: `npm pack` it and @followup/webhooks (its one
+// dependency of ours), install the two tarballs alone into a scratch project outside the
+// workspace, then load the SDK with `import` and with `require`, use both copies together, and
+// walk a list and get a typed error from a tiny server.
+import { runScript, withInstalledPackages } from '../../../scripts/packages/packed.mjs';
 
-const packageDir = new URL('..', import.meta.url).pathname;
-const webhooksDir = new URL('../../webhooks/', import.meta.url).pathname;
-const scratch = mkdtempSync(join(tmpdir(), 'followup-sdk-installed-'));
-
-function pack(directory) {
-  const [{ filename }] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
-      cwd: directory,
-      encoding: 'utf8',
-    }),
-  );
-  return join(scratch, filename);
-}
-
-try {
-  const tarballs = [pack(webhooksDir), pack(packageDir)];
-  writeFileSync(join(scratch, 'package.json'), '{"name":"scratch","private":true}');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
-    cwd: scratch,
-    stdio: 'ignore',
-  });
-  const check = `
+await withInstalledPackages(['webhooks', 'sdk'], (scratch) => {
+  runScript(
+    scratch,
+    'check.cjs',
+    `
     const assert = require('node:assert/strict');
     const { inspect } = require('node:util');
     const cjs = require('@followup/sdk');
@@ -57,11 +38,41 @@ try {
       const failure = await client.contacts.get('con_1').catch((error) => error);
       assert.equal(esm.APIConnectionError.isInstance(failure), true);
       assert.ok(!inspect(failure, { depth: null, showHidden: true }).includes('c2VjcmV0'));
-      console.log('installed package: import and require work, and the two copies agree');
+      // A real call: a walk over two pages and a typed 404, against a tiny server.
+      const { createServer } = require('node:http');
+      const contacts = ['a', 'b', 'c'].map((letter) => ({ id: 'con_' + letter, firstName: 'A',
+        lastName: 'B', lifecycle: 'LEAD', createdAt: '2026-01-01T00:00:00Z',
+        updatedAt: '2026-01-01T00:00:00Z' }));
+      const server = createServer((request, response) => {
+        const url = new URL(request.url, 'http://localhost');
+        assert.equal(request.headers.authorization, 'Bearer ' + token);
+        if (url.pathname === '/api/contacts') {
+          const offset = Number(url.searchParams.get('offset') ?? 0);
+          const limit = Number(url.searchParams.get('limit') ?? 50);
+          const page = contacts.slice(offset, offset + limit);
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ contacts: page, nextCursor: null }));
+          return;
+        }
+        response.writeHead(404, { 'content-type': 'application/problem+json' });
+        response.end(JSON.stringify({ type: 'urn:followup:problem:not_found', title: 'Not Found',
+          status: 404, code: 'not_found' }));
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const api = new esm.FollowUp({ token, baseUrl: 'http://127.0.0.1:' + server.address().port,
+          maxRetries: 0 });
+        const ids = [];
+        for await (const contact of api.contacts.list({ limit: 2 })) ids.push(contact.id);
+        assert.deepEqual(ids, ['con_a', 'con_b', 'con_c']);
+        const missing = await api.contacts.get('con_x').catch((error) => error);
+        assert.equal(cjs.NotFoundError.isInstance(missing), true);
+        assert.equal(missing.code, 'not_found');
+      } finally {
+        server.close();
+      }
+      console.log('installed package: import and require work, the two copies agree, and a walk and a typed error work against a server');
     })().catch((error) => { console.error(error); process.exit(1); });
-  `;
-  writeFileSync(join(scratch, 'check.cjs'), check);
-  execFileSync(process.execPath, ['check.cjs'], { cwd: scratch, stdio: 'inherit' });
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+  `,
+  );
+});

@@ -1,26 +1,14 @@
 #!/usr/bin/env node
-// Checks the package as a user receives it: `npm pack`, install the tarball into an empty
-// folder, then load every entry with both `import` and `require` and use it.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Checks the package as a user receives it: `npm pack`, install the tarball alone into a scratch
+// project outside the workspace, then load every entry with both `import` and `require` and use
+// it.
+import { runScript, withInstalledPackages } from '../../../scripts/packages/packed.mjs';
 
-const packageDir = new URL('..', import.meta.url).pathname;
-const scratch = mkdtempSync(join(tmpdir(), 'followup-webhooks-installed-'));
-try {
-  const [{ filename }] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
-      cwd: packageDir,
-      encoding: 'utf8',
-    }),
-  );
-  writeFileSync(join(scratch, 'package.json'), '{"name":"scratch","private":true}');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', join(scratch, filename)], {
-    cwd: scratch,
-    stdio: 'ignore',
-  });
-  const check = `
+await withInstalledPackages(['webhooks'], (scratch) => {
+  runScript(
+    scratch,
+    'check.cjs',
+    `
     const assert = require('node:assert/strict');
     const cjs = require('@followup/webhooks');
     const cjsWeb = require('@followup/webhooks/web');
@@ -43,9 +31,6 @@ try {
       assert.deepEqual(Object.keys(esm).sort(), Object.keys(cjs).sort());
       console.log('installed package: import and require of both entries work');
     })().catch((error) => { console.error(error); process.exit(1); });
-  `;
-  writeFileSync(join(scratch, 'check.cjs'), check);
-  execFileSync(process.execPath, ['check.cjs'], { cwd: scratch, stdio: 'inherit' });
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+  `,
+  );
+});
