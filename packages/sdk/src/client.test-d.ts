@@ -6,7 +6,7 @@ import type {
   CursorPage,
   FollowUp,
   InboxSendResult,
-  OffsetPage,
+  KeysetPage,
   PagePromise,
   WebhookEvent,
   WithResponse,
@@ -17,7 +17,7 @@ declare const client: FollowUp;
 describe('the client surface', () => {
   it('types calls and their pages', () => {
     expectTypeOf(client.contacts.get('con_1')).toEqualTypeOf<APIPromise<Contact>>();
-    expectTypeOf(client.contacts.list()).toEqualTypeOf<PagePromise<OffsetPage<Contact>, Contact>>();
+    expectTypeOf(client.contacts.list()).toEqualTypeOf<PagePromise<KeysetPage<Contact>, Contact>>();
     expectTypeOf(client.audit.list()).toEqualTypeOf<
       PagePromise<CursorPage<AuditEntry>, AuditEntry>
     >();
@@ -32,7 +32,8 @@ describe('the client surface', () => {
     expectTypeOf(await client.contacts.get('con_1').withResponse()).toEqualTypeOf<
       WithResponse<Contact>
     >();
-    expectTypeOf(await client.contacts.list()).toEqualTypeOf<OffsetPage<Contact>>();
+    expectTypeOf(await client.contacts.list()).toEqualTypeOf<KeysetPage<Contact>>();
+    expectTypeOf((await client.contacts.list()).nextCursor).toEqualTypeOf<string | null>();
     for await (const contact of client.contacts.list()) {
       expectTypeOf(contact).toEqualTypeOf<Contact>();
     }
@@ -40,6 +41,18 @@ describe('the client surface', () => {
       expectTypeOf(page.items).toEqualTypeOf<readonly AuditEntry[]>();
       expectTypeOf(page.nextCursor).toEqualTypeOf<string | null>();
     }
+  });
+
+  it('types the list parameters of contacts and deals', () => {
+    client.contacts.list({ lifecycle: ['LEAD', 'SOMETHING_NEW'], q: 'ada', sort: '-updatedAt' });
+    client.contacts.list({ email: 'a@example.com', updatedSince: new Date(), cursor: 'c' });
+    client.deals.list({ stage: 'WON', updatedSince: '2026-03-01T00:00:00Z' });
+    // @ts-expect-error: not an order the service knows
+    client.contacts.list({ sort: 'name' });
+    // @ts-expect-error: deals have no lifecycle
+    client.deals.list({ lifecycle: 'LEAD' });
+    // @ts-expect-error: other lists take no filters
+    client.sequences.list({ q: 'x' });
   });
 
   it('refuses wrong inputs at compile time', () => {

@@ -60,13 +60,19 @@ export {
   ValidationError,
 } from './errors.js';
 export type { OpenEnum } from './internal/open-enum.js';
+export { KeysetPage, type KeysetPageParams } from './keyset-page.js';
 export { OffsetPage, type OffsetPageParams } from './offset-page.js';
 export { Page } from './page.js';
 export { PagePromise } from './page-promise.js';
 export { Audit, type CursorListParams } from './resources/audit.js';
-export { Contacts } from './resources/contacts.js';
-export { CrudResource, type ListParams } from './resources/crud-resource.js';
-export { Deals } from './resources/deals.js';
+export { type ContactListParams, Contacts } from './resources/contacts.js';
+export {
+  CrudResource,
+  type KeysetListParams,
+  type ListParams,
+  type ListSort,
+} from './resources/crud-resource.js';
+export { type DealListParams, Deals } from './resources/deals.js';
 export { Inbox, type InboxSendOptions } from './resources/inbox.js';
 export { Messages } from './resources/messages.js';
 export { type UnwrapOptions, Webhooks } from './resources/webhooks.js';

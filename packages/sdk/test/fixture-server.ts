@@ -37,6 +37,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  /** Every value of each parameter given more than once (`query` holds the last). */
+  repeated: Record<string, string[]>;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
 }
@@ -46,6 +48,12 @@ export interface FixtureOptions {
   deals?: number;
   messages?: number;
   auditEntries?: number;
+  /**
+   * Contacts and deals lists answer `nextCursor` and take `cursor` (the id of the last row,
+   * base64url) and `lifecycle` / `stage` filters, as the keyset lists of the service do. Off:
+   * a service older than them.
+   */
+  keyset?: boolean;
 }
 
 type Row = Record<string, unknown> & { id: string; createdAt: string };
@@ -166,7 +174,11 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, 'http://fixture');
     const query = Object.fromEntries(url.searchParams);
+    const repeated = [...new Set(url.searchParams.keys())].filter(
+      (key) => url.searchParams.getAll(key).length > 1,
+    );
     requests.push({
+      repeated: Object.fromEntries(repeated.map((key) => [key, url.searchParams.getAll(key)])),
       method: request.method,
       path: url.pathname,
       query,
@@ -266,7 +278,32 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     app.get(`/api/${name}`, async (request, reply) => {
       const list = parseList(request, reply);
       if (list === undefined) return reply;
-      return { [name]: rows().slice(list.offset, list.offset + list.limit) };
+      if (!options.keyset || (name !== 'contacts' && name !== 'deals')) {
+        return { [name]: rows().slice(list.offset, list.offset + list.limit) };
+      }
+      const query = request.query as Record<string, string | string[] | undefined>;
+      const field = name === 'contacts' ? 'lifecycle' : 'stage';
+      const wanted = query[field] === undefined ? undefined : [query[field]].flat();
+      const matching = wanted
+        ? rows().filter((row) => wanted.includes(row[field] as string))
+        : rows();
+      let start = list.offset;
+      if (list.cursor !== undefined) {
+        if (query.offset !== undefined) {
+          return problem(reply, 400, 'validation_failed', 'Bad Request', 'cursor with offset');
+        }
+        const lastId = Buffer.from(list.cursor, 'base64url').toString('utf8');
+        start = matching.findIndex((row) => row.id === lastId) + 1;
+        if (start === 0)
+          return problem(reply, 400, 'validation_failed', 'Bad Request', 'bad cursor');
+      }
+      const page = matching.slice(start, start + list.limit);
+      const last = page.at(-1);
+      const more = start + list.limit < matching.length;
+      return {
+        [name]: page,
+        nextCursor: more && last !== undefined ? Buffer.from(last.id).toString('base64url') : null,
+      };
     });
     if (name === 'contacts' || name === 'deals') {
       app.get(`/api/${name}/count`, async () => ({ count: rows().length }));

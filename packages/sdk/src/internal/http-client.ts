@@ -43,11 +43,15 @@ export interface HttpClientSettings {
   readonly clock: Clock;
 }
 
+/** A query parameter's value: a list repeats the parameter; `undefined` leaves it out. */
+export type QueryValue = string | number | readonly string[] | undefined;
+
 /** One API call. */
 export interface RequestSpec<T> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** A value of `readonly string[]` repeats the parameter, once per value. */
+  readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   /** The schema of the success body; without one the body is ignored and `data` is undefined. */
   readonly schema?: z.ZodType<T>;
@@ -137,13 +141,20 @@ export class HttpClient {
   }
 
   /** Builds the absolute URL of a path and query. */
-  url(path: string, query?: Readonly<Record<string, string | number | undefined>>): string {
+  url(path: string, query?: Readonly<Record<string, QueryValue>>): string {
     let url = this.#settings.baseUrl + path;
     if (query !== undefined) {
       let separator = '?';
       for (const key in query) {
         const value = query[key];
         if (value === undefined) continue;
+        if (typeof value === 'object') {
+          for (const each of value) {
+            url += `${separator}${encodeURIComponent(key)}=${encodeURIComponent(each)}`;
+            separator = '&';
+          }
+          continue;
+        }
         url += `${separator}${encodeURIComponent(key)}=${typeof value === 'number' ? value : encodeURIComponent(value)}`;
         separator = '&';
       }

@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import type { RequestOptions } from '../client-options.js';
 import { CursorPage, type CursorPageParams } from '../cursor-page.js';
 import { FollowUpError, ResponseValidationError, type ResumeFrom } from '../errors.js';
+import { KeysetPage, type KeysetPageParams } from '../keyset-page.js';
 import { OffsetPage, type OffsetPageParams } from '../offset-page.js';
-import type { HttpClient } from './http-client.js';
+import type { HttpClient, QueryValue } from './http-client.js';
 
 const CONFIGURATION_CODE = 'configuration_invalid';
 
@@ -103,6 +104,69 @@ export function cursorLoader<Item, Body>(
         params,
         nextCursor,
         depth,
+        load,
+      });
+    } catch (error) {
+      throw withResume(error, resume);
+    }
+  };
+  return load;
+}
+
+/** What a keyset list needs to load its pages: the offset list's, and its filters. */
+export interface KeysetListSpec<Body> extends OffsetListSpec<Body> {
+  /** Sort and filters, sent with every page (a cursor is only valid with the same ones). */
+  readonly filters: Readonly<Record<string, QueryValue>>;
+}
+
+/**
+ * Returns the function that loads one page of a contacts or deals list: by cursor when given,
+ * else by offset; a `nextCursor` already followed in the same walk is an error, not a loop.
+ */
+export function keysetLoader<Item, Body>(
+  spec: KeysetListSpec<Body>,
+): (params: KeysetPageParams) => Promise<KeysetPage<Item>> {
+  const followed = new Set<string>();
+  const load = async (params: KeysetPageParams): Promise<KeysetPage<Item>> => {
+    const resume: ResumeFrom =
+      params.cursor === undefined ? { offset: params.offset } : { cursor: params.cursor };
+    const query =
+      params.cursor === undefined
+        ? {
+            limit: params.limit,
+            ...spec.filters,
+            ...(params.offset > 0 ? { offset: params.offset } : {}),
+          }
+        : { limit: params.limit, ...spec.filters, cursor: params.cursor };
+    try {
+      if (params.cursor !== undefined) followed.add(params.cursor);
+      const { data, response } = await spec.http.request({
+        method: 'GET',
+        path: spec.path,
+        query,
+        schema: spec.schema,
+        options: spec.options,
+      });
+      const body = data as { nextCursor?: unknown } | null | undefined;
+      const raw = body?.nextCursor;
+      const nextCursor =
+        typeof raw === 'string' && raw !== '' ? raw : raw === undefined ? undefined : null;
+      if (typeof nextCursor === 'string' && followed.has(nextCursor)) {
+        const url = spec.http.url(spec.path, query);
+        throw new ResponseValidationError({
+          message: `GET ${url} returned a nextCursor that this walk already followed; stopping instead of looping.`,
+          issues: [{ path: ['nextCursor'], message: 'repeats an earlier cursor of the same walk' }],
+          status: response.status,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+          method: 'GET',
+          url,
+        });
+      }
+      return new KeysetPage<Item>({
+        items: itemsOf<Item>(data, spec.key),
+        response,
+        params,
+        nextCursor,
         load,
       });
     } catch (error) {

@@ -1,14 +1,40 @@
 import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
+import { checkOneOf, checkText } from '../internal/list-params.js';
+import type { KeysetPage } from '../keyset-page.js';
+import type { PagePromise } from '../page-promise.js';
 import {
   type Contact,
   type CreateContactInput,
   contactListSchema,
   contactSchema,
+  type Lifecycle,
   type UpdateContactInput,
 } from '../schemas/contact.js';
-import { CrudResource } from './crud-resource.js';
+import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
+
+/**
+ * Parameters of `client.contacts.list()`: paging (`limit`, `cursor` or `offset`), `sort`,
+ * `updatedSince`, and the contact filters. Filters combine: every one given must hold.
+ *
+ * @example
+ * ```ts
+ * const params: ContactListParams = { lifecycle: ['LEAD', 'PROSPECT'], q: 'ada', sort: '-createdAt' };
+ * for await (const contact of client.contacts.list(params)) console.log(contact.email);
+ * ```
+ */
+export interface ContactListParams extends KeysetListParams {
+  /** Only contacts in this lifecycle stage, or in any of these (up to 20). */
+  lifecycle?: Lifecycle | readonly Lifecycle[];
+  /** Only contacts with exactly this e-mail address, compared case-insensitively. */
+  email?: string;
+  /**
+   * A case-insensitive prefix of the first name, the last name or the e-mail address
+   * (1 to 100 characters).
+   */
+  q?: string;
+}
 
 /**
  * `client.contacts`: list, get, create, update, delete and count contacts.
@@ -19,7 +45,13 @@ import { CrudResource } from './crud-resource.js';
  * const total = await client.contacts.count();
  * ```
  */
-export class Contacts extends CrudResource<Contact, CreateContactInput, UpdateContactInput> {
+export class Contacts extends CrudResource<
+  Contact,
+  CreateContactInput,
+  UpdateContactInput,
+  ContactListParams,
+  KeysetPage<Contact>
+> {
   /** @internal */
   constructor(http: HttpClient) {
     super(http, {
@@ -28,6 +60,37 @@ export class Contacts extends CrudResource<Contact, CreateContactInput, UpdateCo
       itemSchema: contactSchema,
       listSchema: contactListSchema,
     });
+  }
+
+  /**
+   * One page (await it) or every contact (iterate it), filtered and sorted as asked. Pages after
+   * the first are fetched by cursor, each at the cost of the first; the sort and filters go with
+   * every page.
+   *
+   * @throws {@link ConfigurationError} at once for a bad parameter, or `cursor` with `offset`.
+   * @example
+   * ```ts
+   * const patients = await client.contacts.list({ lifecycle: 'PATIENT', limit: 200 });
+   * for await (const contact of client.contacts.list({ q: 'lov', sort: '-createdAt' })) {
+   *   console.log(contact.lastName);
+   * }
+   * ```
+   */
+  override list(
+    params?: ContactListParams,
+    options?: RequestOptions,
+  ): PagePromise<KeysetPage<Contact>, Contact> {
+    return keysetList<Contact>(
+      this.http,
+      { path: '/api/contacts', key: 'contacts', schema: contactListSchema },
+      params,
+      {
+        lifecycle: checkOneOf('lifecycle', params?.lifecycle),
+        email: checkText('email', params?.email, 320),
+        q: checkText('q', params?.q, 100),
+      },
+      options,
+    );
   }
 
   /**

@@ -2,9 +2,17 @@ import type { z } from 'zod';
 import { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors.js';
-import type { HttpClient } from '../internal/http-client.js';
-import { offsetLoader } from '../internal/list-loaders.js';
-import { checkLimit, checkOffset } from '../internal/list-params.js';
+import type { HttpClient, QueryValue } from '../internal/http-client.js';
+import { keysetLoader, offsetLoader } from '../internal/list-loaders.js';
+import {
+  checkCursor,
+  checkInstant,
+  checkLimit,
+  checkOffset,
+  checkSort,
+  type LIST_SORT_VALUES,
+} from '../internal/list-params.js';
+import type { KeysetPage } from '../keyset-page.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
 import { countSchema } from '../schemas/count.js';
@@ -24,6 +32,68 @@ export interface ListParams {
   limit?: number;
   /** Rows to skip before the first item (default 0): where a previous walk stopped. */
   offset?: number;
+}
+
+/**
+ * The order of a contacts or deals list: `createdAt` (the default), `-createdAt` (newest first),
+ * `updatedAt` (changes in the order they were committed) or `-updatedAt`.
+ *
+ * @example
+ * ```ts
+ * const sort: ListSort = '-createdAt';
+ * ```
+ */
+export type ListSort = (typeof LIST_SORT_VALUES)[number];
+
+/**
+ * Parameters of a contacts or deals `list()`: those of an offset list, and a `cursor`, a `sort`
+ * and `updatedSince`. Every page after the first is fetched by cursor, with the same sort and
+ * filters.
+ *
+ * @example
+ * ```ts
+ * const params: KeysetListParams = { sort: 'updatedAt', updatedSince: '2026-03-01T00:00:00Z' };
+ * ```
+ */
+export interface KeysetListParams extends ListParams {
+  /**
+   * Where to start: the `nextCursor` of an earlier page (or an error's `resumeFrom.cursor`),
+   * with the same limit, sort and filters as then. Not together with `offset`.
+   */
+  cursor?: string;
+  /** The order; defaults to `createdAt`. */
+  sort?: ListSort;
+  /** Only records changed at or after this time (a `Date` or an ISO 8601 string). */
+  updatedSince?: string | Date;
+}
+
+/** @internal Starts a keyset list (contacts, deals) with its own filters. */
+export function keysetList<Item>(
+  http: HttpClient,
+  spec: { path: string; key: string; schema: z.ZodType<unknown> },
+  params: KeysetListParams | undefined,
+  filters: Readonly<Record<string, QueryValue>>,
+  options: RequestOptions | undefined,
+): PagePromise<KeysetPage<Item>, Item> {
+  const limit = checkLimit(params?.limit);
+  const cursor = checkCursor(params?.cursor);
+  if (cursor !== undefined && params?.offset !== undefined) {
+    throw new ConfigurationError({ message: 'cursor and offset cannot be used together.' });
+  }
+  const offset = checkOffset(params?.offset);
+  const load = keysetLoader<Item, unknown>({
+    http,
+    ...spec,
+    options,
+    filters: {
+      sort: checkSort(params?.sort),
+      updatedSince: checkInstant('updatedSince', params?.updatedSince),
+      ...filters,
+    },
+  });
+  return new PagePromise(
+    load(cursor === undefined ? { offset, limit } : { offset, limit, cursor }),
+  );
 }
 
 /** @internal What a {@link CrudResource} is built from. */
@@ -77,7 +147,13 @@ export function offsetList<Item>(
  * await client.sequences.delete(sequence.id);
  * ```
  */
-export class CrudResource<Item, CreateInput, UpdateInput> {
+export class CrudResource<
+  Item,
+  CreateInput,
+  UpdateInput,
+  Params extends ListParams = ListParams,
+  P extends OffsetPage<Item> = OffsetPage<Item>,
+> {
   /** @internal */
   protected readonly http: HttpClient;
   readonly #spec: CrudResourceSpec<Item>;
@@ -110,9 +186,15 @@ export class CrudResource<Item, CreateInput, UpdateInput> {
    * for await (const user of client.users.list({ limit: 200 })) console.log(user.email);
    * ```
    */
-  list(params?: ListParams, options?: RequestOptions): PagePromise<OffsetPage<Item>, Item> {
+  list(params?: Params, options?: RequestOptions): PagePromise<P, Item> {
     const { path, key, listSchema } = this.#spec;
-    return offsetList<Item>(this.http, { path, key, schema: listSchema }, params, options);
+    // Resources with other pages (contacts, deals) override list().
+    return offsetList<Item>(
+      this.http,
+      { path, key, schema: listSchema },
+      params,
+      options,
+    ) as unknown as PagePromise<P, Item>;
   }
 
   /**

@@ -1,14 +1,34 @@
 import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
+import { checkOneOf } from '../internal/list-params.js';
+import type { KeysetPage } from '../keyset-page.js';
+import type { PagePromise } from '../page-promise.js';
 import {
   type CreateDealInput,
   type Deal,
+  type DealStage,
   dealListSchema,
   dealSchema,
   type UpdateDealInput,
 } from '../schemas/deal.js';
-import { CrudResource } from './crud-resource.js';
+import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
+
+/**
+ * Parameters of `client.deals.list()`: paging (`limit`, `cursor` or `offset`), `sort`,
+ * `updatedSince` and `stage`.
+ *
+ * @example
+ * ```ts
+ * for await (const deal of client.deals.list({ stage: ['WON', 'LOST'], sort: '-updatedAt' })) {
+ *   console.log(deal.title);
+ * }
+ * ```
+ */
+export interface DealListParams extends KeysetListParams {
+  /** Only deals in this stage, or in any of these (up to 20). */
+  stage?: DealStage | readonly DealStage[];
+}
 
 /**
  * `client.deals`: list, get, create, update, delete and count deals.
@@ -19,7 +39,13 @@ import { CrudResource } from './crud-resource.js';
  * const total = await client.deals.count();
  * ```
  */
-export class Deals extends CrudResource<Deal, CreateDealInput, UpdateDealInput> {
+export class Deals extends CrudResource<
+  Deal,
+  CreateDealInput,
+  UpdateDealInput,
+  DealListParams,
+  KeysetPage<Deal>
+> {
   /** @internal */
   constructor(http: HttpClient) {
     super(http, {
@@ -28,6 +54,29 @@ export class Deals extends CrudResource<Deal, CreateDealInput, UpdateDealInput> 
       itemSchema: dealSchema,
       listSchema: dealListSchema,
     });
+  }
+
+  /**
+   * One page (await it) or every deal (iterate it), filtered and sorted as asked; pages after the
+   * first are fetched by cursor.
+   *
+   * @throws {@link ConfigurationError} at once for a bad parameter, or `cursor` with `offset`.
+   * @example
+   * ```ts
+   * const won = await client.deals.list({ stage: 'WON' });
+   * ```
+   */
+  override list(
+    params?: DealListParams,
+    options?: RequestOptions,
+  ): PagePromise<KeysetPage<Deal>, Deal> {
+    return keysetList<Deal>(
+      this.http,
+      { path: '/api/deals', key: 'deals', schema: dealListSchema },
+      params,
+      { stage: checkOneOf('stage', params?.stage) },
+      options,
+    );
   }
 
   /**
