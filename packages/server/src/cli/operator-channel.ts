@@ -63,6 +63,8 @@ export async function openOperatorChannel(options: {
   database: Database;
   /** Told after every command that succeeded (a retried delivery wakes the worker). */
   onCommand?: () => void;
+  /** The server's public URL: sign-in links of `users invite` use it unless the CLI names one. */
+  publicUrl?: string;
 }): Promise<OperatorChannel> {
   const key = randomBytes(32).toString('base64url');
   const server = createServer((request, response) => {
@@ -83,7 +85,11 @@ export async function openOperatorChannel(options: {
         }
         const run = operatorCommands[command];
         if (!run) throw new UsageError(`Unknown command: ${command}`);
-        const output = await run(sanitizeValues(values), options.database);
+        const sanitized = sanitizeValues(values);
+        if (sanitized['public-url'] === undefined && options.publicUrl) {
+          sanitized['public-url'] = options.publicUrl;
+        }
+        const output = await run(sanitized, options.database);
         options.onCommand?.();
         answer(200, { ok: true, output });
       })

@@ -16,6 +16,7 @@ import {
   type TokenInfo,
 } from '../tokens/account-store.js';
 import { type CliOptions, required, UsageError } from './usage.js';
+import { userCommands } from './user-commands.js';
 
 /** @internal What an operator command answers: its `--json` value and its text for people. */
 export interface OperatorOutput {
@@ -282,4 +283,5 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
         .join(''),
     );
   },
+  ...userCommands,
 };

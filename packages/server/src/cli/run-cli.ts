@@ -127,6 +127,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         dataDir: dataDirectoryOf(values, io),
       });
     }
+    // Sign-in links (users invite) point to PUBLIC_URL when --public-url is not given.
+    if (values['public-url'] === undefined && io.env.PUBLIC_URL) {
+      values = { ...values, 'public-url': io.env.PUBLIC_URL };
+    }
     const name = [command, ...rest].join(' ');
     const operatorCommand = Object.hasOwn(operatorCommands, name)
       ? operatorCommands[name]

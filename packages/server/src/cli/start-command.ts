@@ -1,13 +1,33 @@
 import { buildServer } from '../build-server.js';
+import { systemClock } from '../clock.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
 import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
+import { demoUserSignInLink } from '../demo/demo-user.js';
+import { createIdGenerator } from '../ids.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
+import { parsePublicUrl } from './user-commands.js';
+
+// TRUST_PROXY: true/false, or the proxies' addresses (comma-separated, CIDR ranges allowed).
+function parseTrustProxy(flag: boolean, text: string | undefined): boolean | string[] {
+  if (flag) return true;
+  if (text === undefined || text.trim() === '' || /^(0|false|no|off)$/i.test(text.trim())) {
+    return false;
+  }
+  if (isTrue(text)) return true;
+  const addresses = text.split(',').map((part) => part.trim());
+  if (addresses.some((address) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(address))) {
+    throw new UsageError(
+      'TRUST_PROXY is true, false, or proxy addresses (CIDR allowed), comma-separated.',
+    );
+  }
+  return addresses;
+}
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -64,6 +84,10 @@ export async function startCommand(
     isTrue(io.env.ALLOW_PRIVATE_ENDPOINTS);
   const allowInsecure =
     values['allow-insecure-endpoints'] === true || isTrue(io.env.ALLOW_INSECURE_ENDPOINTS);
+  const publicUrlText = values['public-url'] ?? io.env.PUBLIC_URL;
+  const configuredPublicUrl =
+    publicUrlText === undefined ? undefined : parsePublicUrl(publicUrlText);
+  const trustProxy = parseTrustProxy(values['trust-proxy'] === true, io.env.TRUST_PROXY);
   const { database, release } = await storage.open();
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
@@ -87,6 +111,8 @@ export async function startCommand(
     logger: { level: 'info', stream: io.stderr },
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
     ehrWebhookSecrets,
+    ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),
+    ...(trustProxy === false ? {} : { trustProxy }),
   });
   let channel: OperatorChannel | undefined;
   try {
@@ -109,15 +135,34 @@ export async function startCommand(
       channel = await openOperatorChannel({
         dataDir: storage.dataDir,
         database,
+        publicUrl: configuredPublicUrl ?? new URL(address).origin,
         onCommand: () => worker.wake(),
       });
     }
     const url = new URL(address);
+    const publicUrl = configuredPublicUrl ?? url.origin;
+    // --demo: a sign-in link for the demo ADMIN user (the same user on every restart).
+    const demoSignIn = values.demo
+      ? await demoUserSignInLink(database, {
+          clock: systemClock,
+          newId: createIdGenerator({ now: () => systemClock.now() }),
+          publicUrl,
+        })
+      : undefined;
     if (values.json) {
       const announcement = {
         url: url.origin,
         driver: database.driver,
         token: demoToken,
+        ...(demoSignIn
+          ? {
+              signIn: {
+                email: demoSignIn.email,
+                url: demoSignIn.signInUrl,
+                expiresAt: demoSignIn.expiresAt,
+              },
+            }
+          : {}),
         ...(demoEhrSecret ? { ehr: { vendor: DEMO_EHR_VENDOR, secret: demoEhrSecret } } : {}),
       };
       io.stdout.write(`${JSON.stringify(announcement)}\n`);
@@ -128,6 +173,12 @@ export async function startCommand(
           `Demo ADMIN token (shown once, store it now):\n  ${demoToken}\n` +
             `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/contacts\n`,
         );
+        if (demoSignIn) {
+          io.stdout.write(
+            `Demo ADMIN user ${demoSignIn.email}: open this one-time sign-in link (valid 24 hours)\n` +
+              `and choose a password:\n  ${demoSignIn.signInUrl}\n`,
+          );
+        }
         if (demoData) {
           io.stdout.write(
             `Seeded ${demoData.contacts} demo contacts and ${demoData.deals} deals.\n`,

@@ -8,6 +8,8 @@ Commands:
       --port N                            port (PORT, default 3000; 0 picks a free one)
       --host HOST                         address (HOST, default 127.0.0.1)
       --demo                              create a demo ADMIN account and print its token once,
+                                          print a one-time sign-in link for the demo ADMIN user
+                                          demo@example.com (the same user on every restart),
                                           and seed 300 demo contacts and 150 deals (if none yet);
                                           implies --allow-private-endpoints
       --allow-private-endpoints           deliver webhooks to loopback and private addresses too
@@ -19,6 +21,11 @@ Commands:
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
       --delivery-timeout SECONDS          the most one delivery attempt may take
                                           (DELIVERY_TIMEOUT, default 10)
+      --public-url URL                    where people reach the server (PUBLIC_URL; default
+                                          the listening address): sign-in links use it
+      --trust-proxy                       trust X-Forwarded-For/-Proto/-Host from a reverse proxy
+                                          (TRUST_PROXY=true, or the proxies' addresses): client
+                                          addresses and HTTPS (Secure __Host- cookie) come from it
       --allow-open-inbox                  accept the inbox webhook without INBOX_WEBHOOK_SECRET
                                           on a non-loopback --host (ALLOW_OPEN_INBOX=true)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
@@ -40,6 +47,11 @@ Commands:
   endpoints remove --endpoint WE_ID       with its deliveries
   deliveries list [--state pending|delivered|dead]
   deliveries retry --delivery DLV_ID      due again now, with the same id
+  users invite --email E --role ADMIN|MANAGER|AGENT|READONLY [--name N] [--public-url URL]
+                                          prints a one-time sign-in link (24 h) once
+  users list                              ids, roles, states, sessions, e-mails, names
+  users disable --user USR_ID             no more sign-in; their sessions end at once
+  users sessions revoke --user USR_ID     end every session of the user at once
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
@@ -78,6 +90,10 @@ export const optionSpec = {
   overlap: { type: 'string' },
   state: { type: 'string' },
   delivery: { type: 'string' },
+  email: { type: 'string' },
+  user: { type: 'string' },
+  'public-url': { type: 'string' },
+  'trust-proxy': { type: 'boolean', default: false },
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/support/database.js';
+import { buildServer } from '../build-server.js';
+import { systemClock } from '../clock.js';
+import { createIdGenerator } from '../ids.js';
+import { createSessionStore } from '../users/sessions.js';
+import { type CliIo, runCli } from './run-cli.js';
+
+function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
+  const out: string[] = [];
+  const err: string[] = [];
+  let announce: (line: string) => void = () => {};
+  const firstLine = new Promise<string>((resolve) => {
+    announce = resolve;
+  });
+  const io: CliIo = {
+    stdout: {
+      write: (text: string) => {
+        out.push(text);
+        announce(out.join(''));
+      },
+    },
+    stderr: { write: (text: string) => err.push(text) },
+    env,
+    ...(signal ? { signal } : {}),
+  };
+  return { io, out, err, firstLine };
+}
+
+describe('followup-server users …', () => {
+  const database = useTestDatabase();
+
+  async function run(argv: string[], env: CliIo['env'] = {}) {
+    const captured = captureIo(env);
+    captured.io.database = database();
+    const code = await runCli(argv, captured.io);
+    return { code, out: captured.out.join(''), err: captured.err.join('') };
+  }
+
+  async function linkStatus(signInUrl: string): Promise<number> {
+    const app = buildServer({ database: database(), logger: false });
+    try {
+      const response = await app.inject({ method: 'GET', url: new URL(signInUrl).pathname });
+      return response.statusCode;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('users invite --json prints {id, email, role, signInUrl, expiresAt} with a working link on the public URL', async () => {
+    const invited = await run([
+      'users',
+      'invite',
+      '--email',
+      'ada@example.com',
+      '--role',
+      'manager',
+      '--name',
+      'Ada Lovelace',
+      '--public-url',
+      'https://followup.example.org/',
+      '--json',
+    ]);
+    expect(invited.code).toBe(0);
+    const json = JSON.parse(invited.out);
+    expect(Object.keys(json)).toEqual(['id', 'email', 'role', 'signInUrl', 'expiresAt']);
+    expect(json).toEqual({
+      id: expect.stringMatching(/^usr_[0-9A-Z]{26}$/),
+      email: 'ada@example.com',
+      role: 'MANAGER',
+      signInUrl: expect.stringMatching(
+        /^https:\/\/followup\.example\.org\/signin\/[A-Za-z0-9_-]{43}$/,
+      ),
+      expiresAt: expect.any(String),
+    });
+    const lifetime = Date.parse(json.expiresAt) - Date.now();
+    expect(lifetime).toBeGreaterThan(24 * 60 * 60 * 1000 - 60_000);
+    expect(lifetime).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+    expect(await linkStatus(json.signInUrl)).toBe(200);
+
+    const { rows } = await database().query<{ action: string; actor_type: string }>(
+      `SELECT action, actor_type FROM audit_entries WHERE target_id = $1`,
+      [json.id],
+    );
+    expect(rows).toEqual([{ action: 'user.invited', actor_type: 'operator' }]);
+    // Only the link's hash is stored.
+    const links = await database().query<{ token_sha256: Buffer }>(
+      'SELECT token_sha256 FROM sign_in_links',
+    );
+    const token = json.signInUrl.split('/').at(-1);
+    expect(JSON.stringify(links.rows)).not.toContain(token);
+  });
+
+  it('users invite takes PUBLIC_URL, and prints the link once in text', async () => {
+    const text = await run(['users', 'invite', '--email', 'b@example.com', '--role', 'AGENT'], {
+      PUBLIC_URL: 'http://crm.internal:8080',
+    });
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^Invited b@example\.com \(AGENT\) as usr_/);
+    expect(text.out).toMatch(/\n {2}http:\/\/crm\.internal:8080\/signin\/[A-Za-z0-9_-]{43}\n$/);
+  });
+
+  it('refuses a bad role, a missing e-mail or a bad public URL with exit 2', async () => {
+    for (const argv of [
+      ['users', 'invite', '--email', 'c@example.com', '--role', 'OWNER'],
+      ['users', 'invite', '--role', 'ADMIN'],
+      ['users', 'invite', '--email', 'c@example.com', '--role', 'ADMIN', '--public-url', 'ftp://x'],
+      ['users', 'disable'],
+      ['users', 'sessions', 'revoke'],
+    ]) {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(/Run 'followup-server --help' for usage\.\n$/);
+    }
+    const { rows } = await database().query('SELECT id FROM users');
+    expect(rows).toEqual([]);
+  });
+
+  it('users list, users sessions revoke and users disable, as JSON, end sessions at once', async () => {
+    const invited = JSON.parse(
+      (await run(['users', 'invite', '--email', 'd@example.com', '--role', 'ADMIN', '--json'])).out,
+    );
+    expect(invited.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:3000\/signin\//);
+    const newId = createIdGenerator({ now: () => Date.now() });
+    const sessions = createSessionStore({ database: database(), clock: systemClock, newId });
+    await sessions.start(database(), invited.id);
+    await sessions.start(database(), invited.id);
+
+    const listed = JSON.parse((await run(['users', 'list', '--json'])).out);
+    expect(listed).toEqual([
+      {
+        id: invited.id,
+        email: 'd@example.com',
+        name: 'd',
+        role: 'ADMIN',
+        state: 'invited',
+        sessions: 2,
+        createdAt: expect.any(String),
+      },
+    ]);
+
+    const revoked = await run(['users', 'sessions', 'revoke', '--user', invited.id, '--json']);
+    expect(JSON.parse(revoked.out)).toEqual({ id: invited.id, sessionsEnded: 2 });
+    const started = await sessions.start(database(), invited.id);
+    expect(await sessions.resolve(started.cookieValue)).toBeDefined();
+
+    const disabled = await run(['users', 'disable', '--user', invited.id, '--json']);
+    expect(JSON.parse(disabled.out)).toMatchObject({
+      id: invited.id,
+      state: 'disabled',
+      sessions: 0,
+    });
+    expect(await sessions.resolve(started.cookieValue)).toBeUndefined();
+    expect(await linkStatus(invited.signInUrl)).toBe(410);
+
+    const missing = await run(['users', 'disable', '--user', 'usr_missing', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.err)).toEqual({
+      error: { code: 'not_found', message: 'No user has this id.' },
+    });
+
+    const { rows } = await database().query<{ action: string }>(
+      `SELECT action FROM audit_entries WHERE target_id = $1 ORDER BY seq`,
+      [invited.id],
+    );
+    expect(rows.map((row) => row.action)).toEqual([
+      'user.invited',
+      'user.sessions_revoked',
+      'user.disabled',
+    ]);
+  });
+
+  it('start --demo prints a sign-in link for the same demo ADMIN user on every restart', async () => {
+    const userIds: string[] = [];
+    const links: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const controller = new AbortController();
+      const captured = captureIo({}, controller.signal);
+      captured.io.database = database();
+      const exit = runCli(
+        ['start', '--port', '0', '--demo', '--json', '--public-url', 'http://demo.localhost:3000'],
+        captured.io,
+      );
+      const announced = JSON.parse(await captured.firstLine) as {
+        url: string;
+        signIn: { email: string; url: string; expiresAt: string };
+      };
+      expect(announced.signIn.email).toBe('demo@example.com');
+      expect(announced.signIn.url).toMatch(
+        /^http:\/\/demo\.localhost:3000\/signin\/[A-Za-z0-9_-]{43}$/,
+      );
+      const page = await fetch(`${announced.url}${new URL(announced.signIn.url).pathname}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Choose a password');
+      links.push(announced.signIn.url);
+      controller.abort();
+      expect(await exit).toBe(0);
+      const { rows } = await database().query<{ id: string; role: string }>(
+        `SELECT id, role FROM users WHERE email = 'demo@example.com'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.role).toBe('ADMIN');
+      userIds.push(rows[0]?.id as string);
+    }
+    expect(userIds[1]).toBe(userIds[0]);
+    expect(links[1]).not.toBe(links[0]);
+  });
+
+  it('start --demo in text mode prints the sign-in link', async () => {
+    const controller = new AbortController();
+    const captured = captureIo({}, controller.signal);
+    captured.io.database = database();
+    const exit = runCli(['start', '--port', '0', '--demo'], captured.io);
+    await captured.firstLine;
+    controller.abort();
+    expect(await exit).toBe(0);
+    const text = captured.out.join('');
+    expect(text).toMatch(
+      /Demo ADMIN user demo@example\.com: open this one-time sign-in link \(valid 24 hours\)\nand choose a password:\n {2}http:\/\/127\.0\.0\.1:\d+\/signin\/[A-Za-z0-9_-]{43}\n/,
+    );
+  });
+});
