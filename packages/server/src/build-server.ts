@@ -3,6 +3,11 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
+import {
+  DEFAULT_ADDRESS_RATE_LIMIT,
+  DEFAULT_AUTH_FAILURE_LIMIT,
+  installAddressLimits,
+} from './plugins/address-limits.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
@@ -63,6 +68,18 @@ export interface BuildServerOptions {
    * Defaults to {@link DEFAULT_RATE_LIMIT}; `false` turns it off.
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Requests per client address on the routes that need no token (the inbox and EHR webhooks,
+   * sign-in: `app.limitByAddress`), counted before any database work. Over it: 429
+   * `rate_limited`. Defaults to {@link DEFAULT_ADDRESS_RATE_LIMIT}; `false` turns it off.
+   */
+  addressRateLimit?: RateLimitOptions | false;
+  /**
+   * Failed authentications per client address (a bearer token presented and refused). Past it,
+   * requests with a token from that address are answered 429 `rate_limited` before the token is
+   * looked up. Defaults to {@link DEFAULT_AUTH_FAILURE_LIMIT}; `false` turns it off.
+   */
+  authFailureLimit?: RateLimitOptions | false;
   /**
    * The shared secret of `POST /api/inbox/webhook` (`INBOX_WEBHOOK_SECRET`), compared in constant
    * time with the `X-Service-Webhook-Secret` header. Without one the endpoint accepts any caller,
@@ -187,10 +204,18 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     ...(options.sessions ? { policy: options.sessions } : {}),
   });
   installWebSessions(app);
-  const requireCapability = installAuthentication(app, accounts, rateLimiter, {
-    sessions,
-    publicOrigin: publicUrl,
+  const authFailures = installAddressLimits(app, {
+    clock,
+    requests: options.addressRateLimit ?? DEFAULT_ADDRESS_RATE_LIMIT,
+    authFailures: options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
   });
+  const requireCapability = installAuthentication(
+    app,
+    accounts,
+    rateLimiter,
+    { sessions, publicOrigin: publicUrl },
+    authFailures,
+  );
   app.decorate('requireCapability', requireCapability);
   installIdempotency(app, { database, clock });
 

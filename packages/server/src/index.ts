@@ -47,6 +47,10 @@ export {
   type IdGeneratorOptions,
   type IdPrefix,
 } from './ids.js';
+export {
+  DEFAULT_ADDRESS_RATE_LIMIT,
+  DEFAULT_AUTH_FAILURE_LIMIT,
+} from './plugins/address-limits.js';
 export type { Principal, RequireCapability } from './plugins/authentication.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.js';
 export type { LoggingOptions, TextSink } from './plugins/logging.js';

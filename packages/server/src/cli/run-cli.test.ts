@@ -411,6 +411,42 @@ describe('followup-server', () => {
       expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     });
 
+    it('start takes --rate-limit, and ADDRESS_RATE_LIMIT from the environment, per minute', async () => {
+      const controller = new AbortController();
+      const captured = captureIo({ ADDRESS_RATE_LIMIT: '1' }, controller.signal);
+      captured.io.database = database();
+      const exit = runCli(
+        ['start', '--port', '0', '--demo', '--json', '--rate-limit', '2'],
+        captured.io,
+      );
+      const announced = JSON.parse(await captured.firstLine) as { url: string; token: string };
+      const headers = { authorization: `Bearer ${announced.token}` };
+      const first = await fetch(`${announced.url}/api/audit`, { headers });
+      expect(first.headers.get('ratelimit-policy')).toBe('"per-token";q=2;w=60');
+      await fetch(`${announced.url}/api/audit`, { headers });
+      expect((await fetch(`${announced.url}/api/audit`, { headers })).status).toBe(429);
+      const inbox = () =>
+        fetch(`${announced.url}/api/inbox/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"from":"a@example.com","subject":"s"}',
+        });
+      expect((await inbox()).status).toBe(201);
+      expect((await inbox()).status).toBe(429);
+      controller.abort();
+      expect(await exit).toBe(0);
+      for (const [flag, value] of [
+        ['--rate-limit', '1.5'],
+        ['--address-rate-limit', 'lots'],
+        ['--auth-failure-limit', '10000000'],
+      ] as const) {
+        const refused = captureIo();
+        refused.io.database = database();
+        expect(await runCli(['start', '--port', '0', flag, value], refused.io)).toBe(2);
+        expect(refused.err.join('')).toContain(`${flag} (`);
+      }
+    });
+
     it('start --demo in text mode prints the token, a first call to try and the demo data', async () => {
       const controller = new AbortController();
       const captured = captureIo({}, controller.signal);

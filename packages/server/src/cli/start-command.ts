@@ -8,6 +8,7 @@ import { createIdGenerator } from '../ids.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
+import { edgeOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
@@ -88,6 +89,7 @@ export async function startCommand(
   const configuredPublicUrl =
     publicUrlText === undefined ? undefined : parsePublicUrl(publicUrlText);
   const trustProxy = parseTrustProxy(values['trust-proxy'] === true, io.env.TRUST_PROXY);
+  const limits = edgeOptions(values, io.env);
   const { database, release } = await storage.open();
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
@@ -113,6 +115,7 @@ export async function startCommand(
     ehrWebhookSecrets,
     ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),
     ...(trustProxy === false ? {} : { trustProxy }),
+    ...limits,
   });
   let channel: OperatorChannel | undefined;
   try {

@@ -28,6 +28,14 @@ Commands:
                                           addresses and HTTPS (Secure __Host- cookie) come from it
       --allow-open-inbox                  accept the inbox webhook without INBOX_WEBHOOK_SECRET
                                           on a non-loopback --host (ALLOW_OPEN_INBOX=true)
+      --rate-limit N                      requests a minute per token, per instance (RATE_LIMIT,
+                                          default 600; 0 turns it off)
+      --address-rate-limit N              requests a minute per client address to the routes
+                                          without a token: inbox and EHR webhooks, sign-in
+                                          (ADDRESS_RATE_LIMIT, default 1200; 0 turns it off)
+      --auth-failure-limit N              refused tokens a minute per client address before its
+                                          requests get 429 unchecked (AUTH_FAILURE_LIMIT,
+                                          default 30; 0 turns it off)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -96,6 +104,9 @@ export const optionSpec = {
   'trust-proxy': { type: 'boolean', default: false },
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'address-rate-limit': { type: 'string' },
+  'auth-failure-limit': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
   'allow-open-inbox': { type: 'boolean', default: false },

@@ -13,8 +13,9 @@ import type {
 } from '../tokens/account-store.js';
 import type { SessionStore, SignedInUser } from '../users/sessions.js';
 import { checkCsrf, loadWebSession, sessionCookieValue } from '../web/web-sessions.js';
+import type { AuthFailureThrottle } from './address-limits.js';
 import { ProblemError } from './problem.js';
-import type { RateLimiter } from './rate-limit.js';
+import { type RateLimiter, rateLimited, rateLimitHeaders } from './rate-limit.js';
 
 /**
  * Who is calling: the service account behind the request's bearer token, or the person whose
@@ -103,6 +104,7 @@ export function installAuthentication(
   accounts: AccountStore,
   rateLimiter?: RateLimiter,
   web?: { sessions: SessionStore; publicOrigin: string | undefined },
+  authFailures?: AuthFailureThrottle,
 ): RequireCapability {
   app.decorateRequest('principal', null);
 
@@ -122,8 +124,14 @@ export function installAuthentication(
         };
       }
     }
-    const result = await accounts.verifyToken(bearerToken(request.headers.authorization));
-    if (!result.ok) throw unauthorized(result.code);
+    const token = bearerToken(request.headers.authorization);
+    // An address that failed too often is refused before its token costs a lookup.
+    if (token !== undefined) authFailures?.check(request);
+    const result = await accounts.verifyToken(token);
+    if (!result.ok) {
+      if (token !== undefined) authFailures?.record(request);
+      throw unauthorized(result.code);
+    }
     return {
       actor: { type: 'service_account', id: result.account.id },
       role: result.account.role,
@@ -139,14 +147,14 @@ export function installAuthentication(
       reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
       const principal = await authenticate(request, reply);
       request.principal = principal;
-      const decision = rateLimiter?.take(principal.tokenId ?? principal.actor.id);
-      if (decision && !decision.allowed) {
-        throw new ProblemError({
-          status: 429,
-          code: 'rate_limited',
-          detail: `Too many requests with these credentials. Retry in ${decision.retryAfterSeconds} s.`,
-          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-        });
+      if (rateLimiter) {
+        const key = principal.tokenId ?? principal.actor.id;
+        const decision = rateLimiter.take(key);
+        const headers = rateLimitHeaders('per-token', rateLimiter, key);
+        if (!decision.allowed) {
+          throw rateLimited('Too many requests with these credentials.', decision, headers);
+        }
+        reply.headers(headers);
       }
       if (capability !== undefined && !hasCapability(principal.role, capability)) {
         throw new ProblemError({

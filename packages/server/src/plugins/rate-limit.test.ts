@@ -93,3 +93,26 @@ describe('rate limit on the routes', () => {
     expect((await audit(second.token)).statusCode).toBe(200);
   });
 });
+
+describe('RateLimit headers on authenticated responses', () => {
+  const server = useTestServer({ rateLimit: { limit: 3, windowSeconds: 60 } });
+
+  it('answers RateLimit-Policy and RateLimit (remaining, seconds until whole) on every authenticated answer', async () => {
+    const { token } = await server().tokenFor('READONLY');
+    const headers = { authorization: `Bearer ${token}` };
+    const first = await server().app.inject({ method: 'GET', url: '/api/contacts', headers });
+    expect(first.headers['ratelimit-policy']).toBe('"per-token";q=3;w=60');
+    expect(first.headers.ratelimit).toBe('"per-token";r=2;t=20');
+    // A 403 is an authenticated answer too.
+    const forbidden = await server().app.inject({ method: 'GET', url: '/api/audit', headers });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.headers.ratelimit).toBe('"per-token";r=1;t=40');
+    server().clock.advance(10_000);
+    await server().app.inject({ method: 'GET', url: '/api/contacts', headers });
+    const limited = await server().app.inject({ method: 'GET', url: '/api/contacts', headers });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers.ratelimit).toBe('"per-token";r=0;t=50');
+    expect(limited.headers['ratelimit-policy']).toBe('"per-token";q=3;w=60');
+    expect(limited.headers['retry-after']).toBe('10');
+  });
+});

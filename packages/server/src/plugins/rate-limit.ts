@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { ProblemError } from './problem.js';
 
 /** How many requests one token may make: a bucket of `limit`, refilled over `windowSeconds`. */
 export interface RateLimitOptions {
@@ -14,10 +15,24 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 600, windowSeconds:
 /** What {@link RateLimiter.take} decided. */
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** @internal A token bucket per key (a token's id), in this process's memory. */
+/** @internal Where a key's bucket stands, for the `RateLimit` response header. */
+export interface RateLimitStatus {
+  /** Whole requests left now. */
+  remaining: number;
+  /** Seconds until the bucket is full again (0 when it is). */
+  resetSeconds: number;
+}
+
+/** @internal A token bucket per key (a token's id, a client address), in this process's memory. */
 export interface RateLimiter {
+  /** The options it was made with. */
+  readonly options: RateLimitOptions;
   /** Takes one request from the key's bucket. */
   take(key: string): RateLimitDecision;
+  /** Whether the key's bucket has a request left, without taking it. */
+  peek(key: string): RateLimitDecision;
+  /** Where the key's bucket stands now. */
+  status(key: string): RateLimitStatus;
 }
 
 interface Bucket {
@@ -54,7 +69,28 @@ export function createRateLimiter(options: RateLimitOptions, clock: Clock): Rate
     }
   }
 
+  function refused(bucket: Bucket): RateLimitDecision {
+    const waitMilliseconds = (1 - bucket.tokens) / perMillisecond;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMilliseconds / 1000)) };
+  }
+
   return {
+    options: { limit, windowSeconds },
+    peek(key) {
+      const bucket = buckets.get(key);
+      if (!bucket) return { allowed: true };
+      refill(bucket, clock.now());
+      return bucket.tokens >= 1 ? { allowed: true } : refused(bucket);
+    },
+    status(key) {
+      const bucket = buckets.get(key);
+      if (!bucket) return { remaining: limit, resetSeconds: 0 };
+      refill(bucket, clock.now());
+      return {
+        remaining: Math.floor(bucket.tokens),
+        resetSeconds: Math.ceil((limit - bucket.tokens) / perMillisecond / 1000),
+      };
+    },
     take(key) {
       const now = clock.now();
       let bucket = buckets.get(key);
@@ -69,8 +105,42 @@ export function createRateLimiter(options: RateLimitOptions, clock: Clock): Rate
         bucket.tokens -= 1;
         return { allowed: true };
       }
-      const waitMilliseconds = (1 - bucket.tokens) / perMillisecond;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMilliseconds / 1000)) };
+      return refused(bucket);
     },
   };
+}
+
+/**
+ * @internal The IETF `RateLimit-Policy` and `RateLimit` response headers
+ * (draft-ietf-httpapi-ratelimit-headers) of a named policy: the quota `q` per window `w`
+ * seconds, the requests `r` left and the seconds `t` until the quota is whole again.
+ */
+export function rateLimitHeaders(
+  name: string,
+  limiter: RateLimiter,
+  key: string,
+): Record<string, string> {
+  const { limit, windowSeconds } = limiter.options;
+  const { remaining, resetSeconds } = limiter.status(key);
+  return {
+    'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
+    RateLimit: `"${name}";r=${remaining};t=${resetSeconds}`,
+  };
+}
+
+/**
+ * @internal The 429 `rate_limited` problem of a refused request, with `Retry-After` and the
+ * policy's `RateLimit` headers.
+ */
+export function rateLimited(
+  detail: string,
+  decision: { retryAfterSeconds: number },
+  headers: Record<string, string>,
+): ProblemError {
+  return new ProblemError({
+    status: 429,
+    code: 'rate_limited',
+    detail: `${detail} Retry in ${decision.retryAfterSeconds} s.`,
+    headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) },
+  });
 }

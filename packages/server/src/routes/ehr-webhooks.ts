@@ -251,6 +251,8 @@ export function ehrWebhookRoutes(options: {
     app.withTypeProvider<ZodTypeProvider>().post(
       '/api/ehr/webhooks/:ehr',
       {
+        // Per client address, before the body is read or anything is stored.
+        onRequest: app.limitByAddress,
         schema: {
           summary: 'Receive an EHR vendor webhook, signed with HMAC-SHA256 over the raw bytes',
           params: z.object({ ehr: boundedText({ min: 1, max: INPUT_LIMITS.vendorKey }) }),

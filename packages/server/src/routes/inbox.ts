@@ -50,16 +50,19 @@ export function inboxRoutes(options: {
     typed.post(
       '/api/inbox/webhook',
       {
-        onRequest: async (request) => {
-          if (secret === undefined) return;
-          if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
-            throw new ProblemError({
-              status: 401,
-              code: 'webhook_secret_invalid',
-              detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
-            });
-          }
-        },
+        onRequest: [
+          app.limitByAddress,
+          async (request) => {
+            if (secret === undefined) return;
+            if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
+              throw new ProblemError({
+                status: 401,
+                code: 'webhook_secret_invalid',
+                detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
+              });
+            }
+          },
+        ],
         schema: {
           summary: 'Store a forwarded e-mail as an inbox message',
           body: inboxSendInputSchema,
