@@ -87,6 +87,26 @@ describe('per-address limits on the routes anyone may call', () => {
   });
 });
 
+describe('per-address limit on sign-in', () => {
+  const server = useTestServer({ addressRateLimit: { limit: 2, windowSeconds: 60 } });
+
+  it('answers 429 past the budget of an address on POST /signin and sign-in links', async () => {
+    const signIn = (url: string, remoteAddress: string) =>
+      server().app.inject({
+        method: url === '/signin' ? 'POST' : 'GET',
+        url,
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: url === '/signin' ? 'email=a%40example.com&password=wrong' : undefined,
+      });
+    expect((await signIn('/signin', '192.0.2.77')).statusCode).not.toBe(429);
+    expect((await signIn('/signin/not-a-link', '192.0.2.77')).statusCode).not.toBe(429);
+    expect((await signIn('/signin', '192.0.2.77')).statusCode).toBe(429);
+    expect((await signIn('/signin/not-a-link', '192.0.2.77')).statusCode).toBe(429);
+    expect((await signIn('/signin', '192.0.2.78')).statusCode).not.toBe(429);
+  });
+});
+
 describe('failed-authentication throttle', () => {
   const server = useTestServer({ authFailureLimit: { limit: 3, windowSeconds: 60 } });
 

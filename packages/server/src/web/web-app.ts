@@ -125,33 +125,38 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
       });
     });
 
-    app.post('/signin', { schema: { hide: true } }, async (request, reply) => {
-      const email = field(request.body, 'email', 320);
-      const next = safeNext(field(request.body, 'next', 2048));
-      const result = await signInWithPassword(signInContext, {
-        email,
-        password: field(request.body, 'password', 4096),
-        address: request.ip,
-      });
-      if (!result.ok && result.reason === 'throttled') {
-        return sendTooManyRequestsPage(request, reply, result.retryAfterSeconds);
-      }
-      if (!result.ok) {
-        return sendPage(request, reply, {
-          title: 'Sign in',
-          status: 401,
-          body: signInTemplate.render({
-            email,
-            next,
-            error: 'The e-mail address or the password is wrong.',
-          }),
+    // Anyone may call these: each client address has a budget, counted before any work.
+    app.post(
+      '/signin',
+      { schema: { hide: true }, onRequest: app.limitByAddress },
+      async (request, reply) => {
+        const email = field(request.body, 'email', 320);
+        const next = safeNext(field(request.body, 'next', 2048));
+        const result = await signInWithPassword(signInContext, {
+          email,
+          password: field(request.body, 'password', 4096),
+          address: request.ip,
         });
-      }
-      // A fresh id from the server at every sign-in: whatever cookie came in is replaced.
-      await endPresentedSession(request);
-      setSessionCookie(request, reply, result.session.cookieValue);
-      return reply.redirect(next, 303);
-    });
+        if (!result.ok && result.reason === 'throttled') {
+          return sendTooManyRequestsPage(request, reply, result.retryAfterSeconds);
+        }
+        if (!result.ok) {
+          return sendPage(request, reply, {
+            title: 'Sign in',
+            status: 401,
+            body: signInTemplate.render({
+              email,
+              next,
+              error: 'The e-mail address or the password is wrong.',
+            }),
+          });
+        }
+        // A fresh id from the server at every sign-in: whatever cookie came in is replaced.
+        await endPresentedSession(request);
+        setSessionCookie(request, reply, result.session.cookieValue);
+        return reply.redirect(next, 303);
+      },
+    );
 
     async function endPresentedSession(request: FastifyRequest): Promise<void> {
       if (request.webSession) await signOut(signInContext, sessionCookieValue(request));
@@ -171,7 +176,7 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
 
     app.get<{ Params: { token: string } }>(
       linkPath,
-      { schema: { hide: true } },
+      { schema: { hide: true }, onRequest: app.limitByAddress },
       async (request, reply) => {
         const token = request.params.token;
         const link = await findUsableSignInLink(options.database, token, options.clock);
@@ -185,7 +190,7 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
 
     app.post<{ Params: { token: string } }>(
       linkPath,
-      { schema: { hide: true } },
+      { schema: { hide: true }, onRequest: app.limitByAddress },
       async (request, reply) => {
         const token = request.params.token;
         const result = await setPasswordWithLink(signInContext, {
