@@ -97,7 +97,7 @@ describe('per-address limit on sign-in', () => {
         url,
         remoteAddress,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: url === '/signin' ? 'email=a%40example.com&password=wrong' : undefined,
+        ...(url === '/signin' ? { payload: 'email=a%40example.com&password=wrong' } : {}),
       });
     expect((await signIn('/signin', '192.0.2.77')).statusCode).not.toBe(429);
     expect((await signIn('/signin/not-a-link', '192.0.2.77')).statusCode).not.toBe(429);
