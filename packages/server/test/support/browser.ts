@@ -1,0 +1,162 @@
+// The browser harness of the web application's tests: a real server on a random loopback port,
+// Debian's headless Chromium through playwright-core, users of any role signed in through the
+// /signin form, axe-core checks and screenshots. Web pages' browser tests all use it.
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../../../../scripts/testing/chromium.mjs';
+import { type BuildServerOptions, buildServer } from '../../src/build-server.js';
+import { createIdGenerator } from '../../src/ids.js';
+import type { Database } from '../../src/storage/database.js';
+import type { Role } from '../../src/tokens/account-store.js';
+import { hashPassword } from '../../src/users/passwords.js';
+import { type ManualClock, manualClock } from './clock.js';
+import { openTestDatabase } from './database.js';
+
+/** Whether Chromium is here (in CI it must be: `chromiumAvailable` throws there otherwise). */
+export const browserAvailable = chromiumAvailable();
+
+/** Where screenshots go: the package's test output folder (gitignored). */
+export const SCREENSHOT_DIR = new URL('../../test-output/screenshots/', import.meta.url).pathname;
+
+/** A server listening on a random loopback port, with its own database. */
+export interface BrowserServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  app: FastifyInstance;
+  database: Database;
+  clock: ManualClock;
+  /** Stops the server and closes its database. */
+  close(): Promise<void>;
+}
+
+/** Starts a server for browser tests: `configure` may add routes before it is ready. */
+export async function startBrowserServer(
+  options: Partial<Omit<BuildServerOptions, 'database' | 'clock'>> & {
+    configure?: (app: FastifyInstance, server: { database: Database; clock: ManualClock }) => void;
+  } = {},
+): Promise<BrowserServer> {
+  const { configure, ...rest } = options;
+  const database = await openTestDatabase();
+  const clock = manualClock();
+  const newId = createIdGenerator({ now: () => clock.now() });
+  const app = buildServer({ database, clock, newId, logger: false, ...rest });
+  configure?.(app, { database, clock });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    app,
+    database,
+    clock,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** One headless Chromium for a test file, launched before its tests and closed after. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (browserAvailable) browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('No browser: skip the test when browserAvailable is false.');
+    return browser;
+  };
+}
+
+/** A user with a password, made directly in the database (as an accepted invite would). */
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+let users = 0;
+
+/** Creates a user of a role with a known password. */
+export async function createTestUser(
+  server: Pick<BrowserServer, 'database' | 'clock'>,
+  role: Role,
+  options: { email?: string; name?: string; password?: string } = {},
+): Promise<TestUser> {
+  users += 1;
+  const id = createIdGenerator({ now: () => server.clock.now() })('usr');
+  const email = options.email ?? `browser-${users}-${role.toLowerCase()}@example.com`;
+  const password = options.password ?? 'a long browser password';
+  await server.database.query(
+    `INSERT INTO users (id, email, name, role, created_at, password_hash)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      id,
+      email,
+      options.name ?? `Browser ${role}`,
+      role,
+      new Date(server.clock.now()),
+      await hashPassword(password),
+    ],
+  );
+  return { id, email, password, role };
+}
+
+/**
+ * Signs a user in through the /signin form in `page` (a new user of `role` when a role is
+ * given), and waits for the page after sign-in.
+ */
+export async function signIn(
+  page: Page,
+  server: BrowserServer,
+  who: Role | TestUser,
+): Promise<TestUser> {
+  const user = typeof who === 'string' ? await createTestUser(server, who) : who;
+  await page.goto(`${server.origin}/signin`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== '/signin'),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  return user;
+}
+
+/** The session cookie's value in a browser context, if any. */
+export async function sessionCookie(
+  context: BrowserContext,
+  origin: string,
+): Promise<string | undefined> {
+  const cookies = await context.cookies(origin);
+  return cookies.find((cookie) => /followup_session$/.test(cookie.name))?.value;
+}
+
+/** The serious and critical axe-core violations of the page as it is now (expect `[]`). */
+export async function seriousViolations(
+  page: Page,
+): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? '',
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+}
+
+/** Saves a full-page screenshot as `<SCREENSHOT_DIR>/<name>.png`; answers the path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
