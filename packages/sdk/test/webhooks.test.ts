@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ContactCreatedEvent,
   FollowUp,
+  isKnownWebhookEvent,
   ResponseValidationError,
   WebhookVerificationError,
 } from '../src/index.js';
@@ -38,7 +39,10 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 describe('client.webhooks.unwrap', () => {
   it('verifies and returns the typed event, from a string, bytes, a record or Headers', async () => {
     const headers = headersFor(body);
-    const fromString: ContactCreatedEvent = await client.webhooks.unwrap(body, headers, SECRET);
+    const fromString = await client.webhooks.unwrap(body, headers, SECRET);
+    if (fromString.event !== 'contact.created') throw new Error('not narrowed');
+    const typed: ContactCreatedEvent = fromString;
+    expect(typed.data.firstName).toBe('Ada');
     expect(fromString).toEqual(event);
     const bytes = new TextEncoder().encode(body);
     expect(await client.webhooks.unwrap(bytes, new Headers(headers), { secret: SECRET })).toEqual(
@@ -86,11 +90,64 @@ describe('client.webhooks.unwrap', () => {
     }
   });
 
-  it('refuses a verified body that is not JSON, breaks the schema, or is an unknown kind', async () => {
+  it('passes an event of a kind it does not know as a generic event', async () => {
+    const later = { ...event, event: 'contact.merged', data: { id: 'con_1', into: 'con_2' } };
+    const payload = JSON.stringify(later);
+    const unwrapped = await client.webhooks.unwrap(
+      payload,
+      headersFor(payload, { 'x-service-event': 'contact.merged' }),
+      SECRET,
+    );
+    expect(unwrapped).toEqual(later);
+    expect(isKnownWebhookEvent(unwrapped)).toBe(false);
+  });
+
+  it('types and checks every known kind, previousAttributes included', async () => {
+    const deal = {
+      id: 'deal_1',
+      contactId: 'con_1',
+      title: 'Renewal',
+      stage: 'WON',
+      amountCents: 1000,
+      currency: 'EUR',
+      createdAt: '2026-11-22T02:00:00Z',
+      updatedAt: '2026-11-22T03:00:00Z',
+    };
+    const updated = {
+      id: 'dlv_2',
+      eventId: 'evt_2',
+      event: 'deal.updated',
+      createdAt: '2026-11-22T03:00:00Z',
+      data: deal,
+      previousAttributes: { stage: 'OPEN' },
+    };
+    const payload = JSON.stringify(updated);
+    const unwrapped = await client.webhooks.unwrap(
+      payload,
+      headersFor(payload, { 'x-service-event': 'deal.updated', 'x-service-delivery': 'dlv_2' }),
+      SECRET,
+    );
+    if (unwrapped.event !== 'deal.updated') throw new Error('not narrowed');
+    expect(unwrapped.previousAttributes.stage).toBe('OPEN');
+    const withoutPrevious = JSON.stringify({ ...updated, previousAttributes: undefined });
+    const error = await failure(
+      client.webhooks.unwrap(
+        withoutPrevious,
+        headersFor(withoutPrevious, {
+          'x-service-event': 'deal.updated',
+          'x-service-delivery': 'dlv_2',
+        }),
+        SECRET,
+      ),
+    );
+    expect(ResponseValidationError.isInstance(error)).toBe(true);
+  });
+
+  it('refuses a verified body that is not JSON or breaks its schema', async () => {
     for (const [payload, expected] of [
       ['not json', 'not JSON'],
       [JSON.stringify({ ...event, data: { id: 'con_1' } }), 'does not match'],
-      [JSON.stringify({ ...event, event: 'deal.won' }), 'not known to this version'],
+      [JSON.stringify({ ...event, event: 'deal.won', data: 'x' }), 'does not match'],
     ] as const) {
       const headers = headersFor(payload, { 'x-service-event': 'x' });
       const error = await failure(client.webhooks.unwrap(payload, headers, SECRET));

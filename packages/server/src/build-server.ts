@@ -29,6 +29,7 @@ import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';
 import { dealRoutes } from './routes/deals.js';
 import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { meRoutes } from './routes/me.js';
@@ -100,7 +101,7 @@ export interface BuildServerOptions {
   /** The handler of each vendor's verified webhooks, by key; run after the 202. */
   ehrHandlers?: Readonly<Record<string, EhrWebhookHandler>>;
   /**
-   * Called after a request committed an outbox event (a `contact.created`), so that the
+   * Called after a request committed an outbox event (any kind of `WEBHOOK_EVENT_KINDS`), so that the
    * delivery worker picks it up at once: pass `() => worker.wake()` (see
    * {@link createDeliveryWorker}). Never throws into the request.
    */
@@ -222,35 +223,33 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(healthRoutes({ database }));
   app.register(auditRoutes({ database, requireCapability }));
   app.register(meRoutes({ accounts, requireCapability }));
+  app.register(eventRoutes({ database, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
   const onOutboxEvent = options.onOutboxEvent;
-  app.register(
-    contactRoutes({
-      ...resources,
-      ...(onOutboxEvent
-        ? {
-            onOutboxEvent: () => {
-              try {
-                onOutboxEvent();
-              } catch (error) {
-                app.log.error({ err: error }, 'onOutboxEvent failed');
-              }
-            },
+  const announce = onOutboxEvent
+    ? {
+        onOutboxEvent: () => {
+          try {
+            onOutboxEvent();
+          } catch (error) {
+            app.log.error({ err: error }, 'onOutboxEvent failed');
           }
-        : {}),
-    }),
-  );
-  app.register(dealRoutes(resources));
+        },
+      }
+    : {};
+  app.register(contactRoutes({ ...resources, ...announce }));
+  app.register(dealRoutes({ ...resources, ...announce }));
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));
   app.register(userRoutes(resources));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
-  app.register(inboxRoutes({ database, clock, newId, requireCapability, secret }));
+  app.register(inboxRoutes({ database, clock, newId, requireCapability, secret, ...announce }));
   app.register(
     ehrWebhookRoutes({
       database,
       clock,
       newId,
+      ...announce,
       profiles,
       secretHeaders,
       secrets: options.ehrWebhookSecrets ?? {},

@@ -8,15 +8,19 @@ import type {
   CreateDealInput,
   Deal,
   DealStage,
+  DealUpdatedEvent,
   InboxMessage,
   InboxSendInput,
   Lifecycle,
   ProblemDetails,
   Sequence,
+  UnknownEventKind,
+  UnknownWebhookEvent,
   UpdateContactInput,
   User,
   WebhookEvent,
 } from '../index.js';
+import { isKnownWebhookEvent } from '../index.js';
 
 describe('inferred resource types', () => {
   it('pins Contact', () => {
@@ -65,9 +69,37 @@ describe('inferred resource types', () => {
   });
 
   it('pins the webhook event', () => {
-    expectTypeOf<WebhookEvent>().toEqualTypeOf<ContactCreatedEvent>();
+    expectTypeOf<ContactCreatedEvent>().toExtend<WebhookEvent>();
+    expectTypeOf<DealUpdatedEvent>().toExtend<WebhookEvent>();
+    expectTypeOf<UnknownWebhookEvent>().toExtend<WebhookEvent>();
     expectTypeOf<ContactCreatedEvent['event']>().toEqualTypeOf<'contact.created'>();
     expectTypeOf<ContactCreatedEvent['data']['firstName']>().toEqualTypeOf<string>();
     expectTypeOf<ContactCreatedEvent['data']['email']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<DealUpdatedEvent['previousAttributes']>().toEqualTypeOf<Record<string, unknown>>();
+  });
+
+  it('narrows WebhookEvent by its kind, unknown kinds falling to the default branch', () => {
+    const handle = (event: WebhookEvent) => {
+      switch (event.event) {
+        case 'contact.created':
+          expectTypeOf(event).toEqualTypeOf<ContactCreatedEvent>();
+          return event.data.firstName;
+        case 'deal.updated':
+          expectTypeOf(event).toEqualTypeOf<DealUpdatedEvent>();
+          return event.data.stage;
+        case 'message.received':
+          expectTypeOf(event.data.subject).toEqualTypeOf<string>();
+          return event.data.subject;
+        default:
+          return String(event.event);
+      }
+    };
+    expectTypeOf(handle).returns.toExtend<string>();
+    const onlyUnknown = (event: WebhookEvent) => {
+      if (isKnownWebhookEvent(event)) return;
+      expectTypeOf(event.event).toEqualTypeOf<UnknownEventKind>();
+      expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+    };
+    expectTypeOf(onlyUnknown).toBeFunction();
   });
 });

@@ -46,7 +46,8 @@ Commands:
   tokens revoke --token TOK_ID
   tokens roll --token TOK_ID [--grace 24h]   prints a replacement once; the old token works
                                           until the grace ends (90s, 30m, 24h, 7d; at most 30d)
-  endpoints add --url URL [--events contact.created]   prints the signing secret once
+  endpoints add --url URL [--events a,b]  prints the signing secret once; without --events,
+                                          every kind, later ones included
   endpoints list                          ids, URLs, events, states; never secrets
   endpoints disable --endpoint WE_ID      stop delivering (pending deliveries wait)
   endpoints enable --endpoint WE_ID

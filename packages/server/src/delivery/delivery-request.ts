@@ -10,11 +10,18 @@ export interface DeliveryMessage {
   readonly createdAt: string;
   /** The event's data; for `contact.created`, the contact. */
   readonly data: Readonly<Record<string, unknown>>;
+  /** The event's own id (`evt_…`), the same in every endpoint's delivery and in `GET /api/events`. */
+  readonly eventId?: string;
+  /** For a `*.updated` event, the former values of the fields that changed. */
+  readonly previousAttributes?: Readonly<Record<string, unknown>> | null;
 }
 
 /** The body and headers of one delivery attempt. */
 export interface DeliveryRequest {
-  /** The JSON body, `{id, event, createdAt, data}`, byte for byte what was signed. */
+  /**
+   * The JSON body, `{id, event, eventId, createdAt, data}` (and `previousAttributes` for an
+   * update), byte for byte what was signed.
+   */
   readonly body: string;
   /** `X-Service-Event`, `X-Service-Delivery` and `X-Service-Signature`. */
   readonly headers: Readonly<Record<string, string>>;
@@ -36,8 +43,12 @@ export function buildDeliveryRequest(
   const body = JSON.stringify({
     id: message.id,
     event: message.event,
+    ...(message.eventId === undefined ? {} : { eventId: message.eventId }),
     createdAt: message.createdAt,
     data: message.data,
+    ...(message.previousAttributes == null
+      ? {}
+      : { previousAttributes: message.previousAttributes }),
   });
   return {
     body,

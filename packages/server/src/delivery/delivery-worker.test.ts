@@ -110,6 +110,7 @@ describe('the delivery worker', () => {
       expect(body).toEqual({
         id: delivery?.id,
         event: 'contact.created',
+        eventId: event.id,
         createdAt: event.createdAt,
         data: event.data,
       });

@@ -94,8 +94,10 @@ interface ClaimedRow {
   attempts: number;
   lease_until: Date;
   event: string;
+  event_id: string;
   event_created_at: Date;
   data: Record<string, unknown>;
+  previous_attributes: Record<string, unknown> | null;
   url: string;
   secret: string;
   previous_secret: string | null;
@@ -156,8 +158,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
                 FOR UPDATE OF candidate SKIP LOCKED) AS due,
               outbox_events AS ev, webhook_endpoints AS e
         WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id
-       RETURNING d.id, d.attempts, d.lease_until, ev.event, ev.created_at AS event_created_at,
-                 ev.data, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
+       RETURNING d.id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
+                 ev.created_at AS event_created_at, ev.data, ev.previous_attributes, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
       [new Date(now), new Date(now + leaseMs), limit],
     );
     return rows;
@@ -208,8 +210,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       {
         id: row.id,
         event: row.event,
+        eventId: row.event_id,
         createdAt: row.event_created_at.toISOString(),
         data: row.data,
+        previousAttributes: row.previous_attributes,
       },
       { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
     );

@@ -77,4 +77,33 @@ describe('fanOutEvents', () => {
     expect(await fanOutEvents(database(), { clock, newId }, 4)).toBe(2);
     expect(await pairs()).toEqual(after.map((created) => `${created.id} ${endpoint.id}`).sort());
   });
+
+  it('sends an endpoint the kinds it listed, and every kind, later ones included, without a list', async () => {
+    const all = await endpoints().add({ url: 'https://all.example.com/' });
+    const listed = await endpoints().add({
+      url: 'https://deals.example.com/',
+      events: ['deal.updated', 'contact.deleted'],
+    });
+    expect(all.events).toEqual(['*']);
+    expect(listed.events).toEqual(['deal.updated', 'contact.deleted']);
+    const record = (kind: string) =>
+      recordOutboxEvent(
+        database(),
+        { event: kind as 'contact.created', data: { id: newId('con') } },
+        { clock, newId },
+      );
+    const created = await record('contact.created');
+    const updated = await record('deal.updated');
+    // A kind a later release adds reaches the endpoint that subscribed to everything only.
+    const later = await record('contact.merged');
+    await fanOutEvents(database(), { clock, newId });
+    expect(await pairs()).toEqual(
+      [
+        `${created.id} ${all.id}`,
+        `${updated.id} ${all.id}`,
+        `${updated.id} ${listed.id}`,
+        `${later.id} ${all.id}`,
+      ].sort(),
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { ALL_EVENTS } from './webhook-endpoints.js';
 
 /** Most outbox events turned into deliveries in one transaction. */
 export const FAN_OUT_BATCH = 200;
@@ -42,7 +43,9 @@ export async function fanOutEvents(
     const endpointIds: string[] = [];
     for (const event of events) {
       for (const endpoint of endpoints) {
-        if (!endpoint.events.includes(event.event)) continue;
+        if (!endpoint.events.includes(event.event) && !endpoint.events.includes(ALL_EVENTS)) {
+          continue;
+        }
         // An endpoint receives the events that happen after it was added.
         if (endpoint.created_at.getTime() > event.created_at.getTime()) continue;
         ids.push(dependencies.newId('dlv'));

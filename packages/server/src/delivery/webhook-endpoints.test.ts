@@ -17,7 +17,7 @@ describe('the webhook endpoint store', () => {
     expect(first).toMatchObject({
       id: expect.stringMatching(/^we_[0-9A-Z]{26}$/),
       url: 'https://hooks.example.com/followup',
-      events: ['contact.created'],
+      events: ['*'],
       state: 'active',
       previousSecretUntil: null,
     });
@@ -34,10 +34,16 @@ describe('the webhook endpoint store', () => {
       await expect(store().add({ url })).rejects.toMatchObject({ code: 'invalid_endpoint_url' });
     }
     await expect(
-      store().add({ url: 'https://example.com/', events: ['contact.deleted'] }),
+      store().add({ url: 'https://example.com/', events: ['contact.merged'] }),
     ).rejects.toMatchObject({ code: 'invalid_events' });
     expect(() => parseEventList(' , ')).toThrow(/at least one/);
     expect(parseEventList('contact.created, contact.created')).toEqual(['contact.created']);
+    expect(parseEventList('deal.updated,message.received')).toEqual([
+      'deal.updated',
+      'message.received',
+    ]);
+    expect(parseEventList(undefined)).toEqual(['*']);
+    expect(parseEventList('*')).toEqual(['*']);
     expect(await store().list()).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
@@ -8,8 +9,14 @@ import { checkEndpointUrl } from './endpoint-address.js';
 /** The prefix of an endpoint's signing secret. */
 export const SIGNING_SECRET_PREFIX = 'whsec_';
 
-/** The event kinds an endpoint may subscribe to. */
-export const deliverableEvents: readonly string[] = Object.freeze(['contact.created']);
+/** The event kinds an endpoint may subscribe to: the SDK's wire list. */
+export const deliverableEvents: readonly string[] = WEBHOOK_EVENT_KINDS;
+
+/**
+ * What an endpoint subscribed to every kind stores as its events: it receives the kinds added in
+ * later releases too, unlike an endpoint that listed its kinds.
+ */
+export const ALL_EVENTS = '*';
 
 /** Longest overlap of a secret rotation, in seconds (7 days). */
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
@@ -81,9 +88,12 @@ function notFound(id: string): FollowUpServerError {
   });
 }
 
-/** @internal Parses `--events`: kinds separated by commas, each one the server delivers. */
+/**
+ * @internal Parses `--events`: kinds separated by commas, each one the server delivers; without
+ * it (or with `*`), every kind, later ones included (`['*']`).
+ */
 export function parseEventList(text: string | undefined): string[] {
-  if (text === undefined) return [...deliverableEvents];
+  if (text === undefined || text.trim() === ALL_EVENTS) return [ALL_EVENTS];
   const events = [
     ...new Set(
       text
@@ -139,14 +149,16 @@ export function createEndpointStore(options: {
   }
 
   return {
-    /** Subscribes a URL to event kinds (all known ones by default); returns its secret once. */
+    /**
+     * Subscribes a URL to event kinds (by default `['*']`: every kind, later ones included);
+     * returns its secret once.
+     */
     async add(input: {
       url: string;
       events?: readonly string[];
     }): Promise<WebhookEndpointInfo & { secret: string }> {
       const url = checkEndpointUrl(input.url).href;
-      const events = input.events === undefined ? [...deliverableEvents] : [...input.events];
-      parseEventList(events.join(','));
+      const events = parseEventList(input.events?.join(','));
       const id = newId('we');
       const secret = generateSigningSecret();
       const now = new Date(clock.now());

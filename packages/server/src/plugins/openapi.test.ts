@@ -20,6 +20,8 @@ describe('API reference', () => {
       '/api/deals/count',
       '/api/deals/{id}',
       '/api/ehr/webhooks/{ehr}',
+      '/api/event-types',
+      '/api/events',
       '/api/inbox/webhook',
       '/api/me',
       '/api/messages',

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openApiWebhooks } from '../events/event-types.js';
 import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
 
 const PROBLEM_DESCRIPTION = 'RFC 9457 problem details (application/problem+json)';
@@ -78,6 +79,8 @@ export function installOpenApi(app: FastifyInstance): void {
         version: '1.0',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Plain JSON Schema objects, which the OpenAPI types describe more narrowly.
+      webhooks: openApiWebhooks() as never,
       components: {
         securitySchemes: {
           bearerAuth: {

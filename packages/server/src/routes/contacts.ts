@@ -11,12 +11,19 @@ import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
-import { type ResourceDefinition, resourceRoutes } from './resource-routes.js';
+import { dealStorage } from './deals.js';
+import {
+  itemColumns,
+  itemFromRow,
+  type ResourceDefinition,
+  resourceRoutes,
+} from './resource-routes.js';
 
 /**
  * @internal `/api/contacts`: list, count (v1.1), get, create, update (contacts.read,
- * contacts.write) and delete (contacts.delete). A create writes a `contact.created` event into
- * the outbox in its own transaction; a delete removes the contact's deals too and is audited as
+ * contacts.write) and delete (contacts.delete). Every change writes a `contact.created`,
+ * `contact.updated` or `contact.deleted` event into the outbox in its own transaction; a delete
+ * removes the contact's deals too (a `deal.deleted` event each) and is audited as
  * `contact.deleted`.
  */
 export function contactRoutes(options: {
@@ -24,7 +31,7 @@ export function contactRoutes(options: {
   clock: Clock;
   newId: IdGenerator;
   requireCapability: RequireCapability;
-  /** Told after a create committed its `contact.created` event. */
+  /** Told after a change committed its event. */
   onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
   const { clock, newId, onOutboxEvent } = options;
@@ -57,22 +64,24 @@ export function contactRoutes(options: {
     },
     changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
     audited: { created: false, updated: false, deleted: true },
-    async afterCreate({ transaction, item }) {
-      await recordOutboxEvent(
-        transaction,
-        { event: 'contact.created', data: item },
-        { clock, newId },
-      );
-    },
-    ...(onOutboxEvent ? { afterCreateCommitted: onOutboxEvent } : {}),
+    events: onOutboxEvent ? { onOutboxEvent } : {},
     async beforeDelete(transaction, id) {
-      // Lock the contact first: a deal cannot be added to it between the count and the delete.
+      // Lock the contact first: a deal cannot be added to it between this delete and the
+      // contact's. Its deals go first, each announced as deleted.
       await transaction.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [id]);
-      const { rows } = await transaction.query<{ count: string }>(
-        'SELECT count(*) AS count FROM deals WHERE contact_id = $1',
+      const { rows } = await transaction.query(
+        `DELETE FROM deals WHERE contact_id = $1 RETURNING ${itemColumns(dealStorage)}`,
         [id],
       );
-      return { dealsDeleted: Number(rows[0]?.count ?? 0) };
+      rows.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+      for (const row of rows) {
+        await recordOutboxEvent(
+          transaction,
+          { event: 'deal.deleted', data: itemFromRow(dealStorage, row) },
+          { clock, newId },
+        );
+      }
+      return { dealsDeleted: rows.length };
     },
   };
   return resourceRoutes(definition, options);

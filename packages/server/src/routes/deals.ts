@@ -10,20 +10,36 @@ import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { dealChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
-import { resourceRoutes } from './resource-routes.js';
+import { type ResourceDefinition, resourceRoutes } from './resource-routes.js';
+
+/** @internal How a deal is stored: what `deal.*` events and the routes read back. */
+export const dealStorage: Pick<ResourceDefinition, 'fields' | 'updatedAt'> = {
+  fields: {
+    contactId: { column: 'contact_id' },
+    title: { column: 'title' },
+    stage: { column: 'stage' },
+    amountCents: { column: 'amount_cents', type: 'integer' },
+    currency: { column: 'currency' },
+  },
+  updatedAt: true,
+};
 
 /**
  * @internal `/api/deals`: list, count (v1.1), get (deals.read), create, update and delete
  * (deals.write). A deal's `contactId` must name an existing contact: otherwise the create is a
  * 400 `validation_failed` on `contactId` (the request is wrong, not the URL). A deal cannot move
- * to another contact. Deletes are audited as `deal.deleted`.
+ * to another contact. Deletes are audited as `deal.deleted`. Every change writes a `deal.created`,
+ * `deal.updated` or `deal.deleted` event into the outbox in its transaction.
  */
 export function dealRoutes(options: {
   database: Database;
   clock: Clock;
   newId: IdGenerator;
   requireCapability: RequireCapability;
+  /** Told after a change committed its event. */
+  onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
+  const { onOutboxEvent } = options;
   return resourceRoutes(
     {
       name: 'deal',
@@ -37,15 +53,8 @@ export function dealRoutes(options: {
         create: createDealInputSchema,
         update: updateDealInputSchema,
       },
-      fields: {
-        contactId: { column: 'contact_id' },
-        title: { column: 'title' },
-        stage: { column: 'stage' },
-        amountCents: { column: 'amount_cents', type: 'integer' },
-        currency: { column: 'currency' },
-      },
+      ...dealStorage,
       defaults: { stage: 'OPEN' },
-      updatedAt: true,
       count: true,
       list: { oneOf: { parameter: 'stage', column: 'stage' } },
       changes: { order: dealChangeOrder },
@@ -53,6 +62,7 @@ export function dealRoutes(options: {
         deals_contact_id_fkey: { field: 'contactId', message: 'no contact has this id' },
       },
       audited: { created: false, updated: false, deleted: true },
+      events: onOutboxEvent ? { onOutboxEvent } : {},
     },
     options,
   );

@@ -11,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
 import { problemResponses, problemSchema } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { redactHeaders } from '../secret-headers.js';
@@ -107,6 +108,8 @@ export function ehrWebhookRoutes(options: {
   handlers: Readonly<Record<string, EhrWebhookHandler>>;
   /** Header names whose values are stored as `[redacted]` (see `secretHeaderNames`). */
   secretHeaders: readonly string[];
+  /** Told after a receipt committed its `ehr.receipt.recorded` event. */
+  onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
   const { database, clock, newId, profiles, secrets, handlers } = options;
   const secretHeaders = new Set(options.secretHeaders);
@@ -131,22 +134,38 @@ export function ehrWebhookRoutes(options: {
           ? rawBody.subarray(0, MAX_REJECTED_BODY_BYTES)
           : rawBody;
     const headers = anonymous ? {} : redactHeaders(request.headers, secretHeaders);
-    await database.query(
-      `INSERT INTO ehr_receipts
+    const receivedAt = new Date(clock.now());
+    // A receipt for a vendor key nobody configured announces nothing: anyone can make those.
+    const announced = verdict !== 'unknown_vendor';
+    await database.transaction(async (transaction) => {
+      await transaction.query(
+        `INSERT INTO ehr_receipts
          (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at, replay_of)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        id,
-        vendor,
-        verdict,
-        kept,
-        rawBody.length,
-        createHash('sha256').update(rawBody).digest(),
-        JSON.stringify(headers),
-        new Date(clock.now()),
-        receipt.replayOf ?? null,
-      ],
-    );
+        [
+          id,
+          vendor,
+          verdict,
+          kept,
+          rawBody.length,
+          createHash('sha256').update(rawBody).digest(),
+          JSON.stringify(headers),
+          receivedAt,
+          receipt.replayOf ?? null,
+        ],
+      );
+      if (announced) {
+        await recordOutboxEvent(
+          transaction,
+          {
+            event: 'ehr.receipt.recorded',
+            data: { id, vendor, verdict, receivedAt: receivedAt.toISOString() },
+          },
+          { clock, newId },
+        );
+      }
+    });
+    if (announced) options.onOutboxEvent?.();
     return id;
   }
 

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
@@ -42,6 +43,8 @@ export function inboxRoutes(options: {
   newId: IdGenerator;
   requireCapability: RequireCapability;
   secret: string | undefined;
+  /** Told after a message committed its `message.received` event. */
+  onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
   const { database, clock, newId, secret } = options;
   return async (app) => {
@@ -72,11 +75,27 @@ export function inboxRoutes(options: {
       async (request, reply) => {
         const id = newId('msg');
         const { from, subject, text } = request.body;
-        await database.query(
-          `INSERT INTO messages (id, sender, subject, text, received_at)
-           VALUES ($1, $2, $3, $4, $5)`,
-          [id, from, subject, text ?? null, new Date(clock.now())],
-        );
+        const receivedAt = new Date(clock.now());
+        await database.transaction(async (transaction) => {
+          await transaction.query(
+            `INSERT INTO messages (id, sender, subject, text, received_at)
+             VALUES ($1, $2, $3, $4, $5)`,
+            [id, from, subject, text ?? null, receivedAt],
+          );
+          const message = {
+            id,
+            from,
+            subject,
+            ...(text === undefined ? {} : { text }),
+            receivedAt: receivedAt.toISOString(),
+          };
+          await recordOutboxEvent(
+            transaction,
+            { event: 'message.received', data: message },
+            { clock, newId },
+          );
+        });
+        options.onOutboxEvent?.();
         return reply.code(201).send({ id });
       },
     );

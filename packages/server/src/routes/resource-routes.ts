@@ -1,10 +1,11 @@
-import { boundedText, INPUT_LIMITS } from '@followup/sdk';
+import { boundedText, INPUT_LIMITS, type WebhookEventKind } from '@followup/sdk';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Capability } from '../capabilities.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator, IdPrefix } from '../ids.js';
+import { changedAttributes, recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
@@ -84,17 +85,55 @@ export interface ResourceDefinition {
   changes?: { order: ChangeOrder; tombstones?: string };
   /** Which changes are written to the audit log as `<name>.<change>`. */
   audited: { created: boolean; updated: boolean; deleted: boolean };
-  /** Runs in the transaction of a create, after the insert (the outbox event of a contact). */
+  /**
+   * Whether changes write `<name>.created`, `<name>.updated` (with `previousAttributes`, only
+   * when a field's value changed) and `<name>.deleted` events into the outbox, in the change's
+   * transaction. `onOutboxEvent` is told after such a change committed.
+   */
+  events?: { onOutboxEvent?: () => void };
+  /** Runs in the transaction of a create, after the insert. */
   afterCreate?: (change: ResourceChange) => Promise<void>;
   /** Runs in the transaction of an update, after it (a user's role change ends their sessions). */
   afterUpdate?: (change: ResourceChange) => Promise<void>;
-  /** Runs after a create committed (wakes the delivery worker for the contact's event). */
+  /** Runs after a create committed. */
   afterCreateCommitted?: () => void;
   /**
    * Runs in the transaction of a delete, before the delete, with the id; returns the audit
    * entry's metadata (a contact counts the deals its deletion removes).
    */
   beforeDelete?: (transaction: Queryable, id: string) => Promise<Record<string, unknown>>;
+}
+
+/**
+ * @internal The API object of a stored row: `id`, the fields in their order (an optional one left
+ * out while null), `createdAt` and, where the resource has it, `updatedAt`.
+ */
+export function itemFromRow(
+  definition: Pick<ResourceDefinition, 'fields' | 'updatedAt'>,
+  row: Record<string, unknown>,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = { id: row.id };
+  for (const [key, field] of Object.entries(definition.fields)) {
+    const value = row[field.column];
+    if (value === null || value === undefined) {
+      if (!field.optional) item[key] = value ?? null;
+      continue;
+    }
+    item[key] = field.type === 'integer' ? Number(value) : value;
+  }
+  item.createdAt = (row.created_at as Date).toISOString();
+  if (definition.updatedAt) item.updatedAt = (row.updated_at as Date).toISOString();
+  return item;
+}
+
+/** @internal The columns of {@link itemFromRow}'s row, for a `SELECT` or `RETURNING`. */
+export function itemColumns(definition: Pick<ResourceDefinition, 'fields' | 'updatedAt'>): string {
+  return [
+    'id',
+    ...Object.values(definition.fields).map((field) => field.column),
+    'created_at',
+    ...(definition.updatedAt ? ['updated_at'] : []),
+  ].join(', ');
 }
 
 const idParams = z.object({ id: boundedText({ min: 1, max: INPUT_LIMITS.id }) });
@@ -161,28 +200,15 @@ export function resourceRoutes(
   const { name, path, collection, schemas } = definition;
   const table = collection;
   const fieldEntries = Object.entries(definition.fields);
-  const columns = [
-    'id',
-    ...fieldEntries.map(([, field]) => field.column),
-    'created_at',
-    ...(definition.updatedAt ? ['updated_at'] : []),
-  ].join(', ');
+  const columns = itemColumns(definition);
+  const events = definition.events;
+  const eventKind = (change: 'created' | 'updated' | 'deleted') =>
+    `${name}.${change}` as WebhookEventKind;
   const tag = collection.charAt(0).toUpperCase() + collection.slice(1);
   const security = [{ bearerAuth: [] }];
 
   function toItem(row: Record<string, unknown>): Record<string, unknown> {
-    const item: Record<string, unknown> = { id: row.id };
-    for (const [key, field] of fieldEntries) {
-      const value = row[field.column];
-      if (value === null || value === undefined) {
-        if (!field.optional) item[key] = value ?? null;
-        continue;
-      }
-      item[key] = field.type === 'integer' ? Number(value) : value;
-    }
-    item.createdAt = (row.created_at as Date).toISOString();
-    if (definition.updatedAt) item.updatedAt = (row.updated_at as Date).toISOString();
-    return item;
+    return itemFromRow(definition, row);
   }
 
   function toColumnValue(field: ResourceField, value: unknown): unknown {
@@ -360,6 +386,13 @@ export function resourceRoutes(
             );
             const created = toItem(rows[0] as Record<string, unknown>);
             await audit(transaction, 'created', actor, id, { fields });
+            if (events) {
+              await recordOutboxEvent(
+                transaction,
+                { event: eventKind('created'), data: created },
+                { clock, newId },
+              );
+            }
             await definition.afterCreate?.({
               transaction,
               item: created,
@@ -370,6 +403,7 @@ export function resourceRoutes(
             return created;
           });
           definition.afterCreateCommitted?.();
+          if (events) events.onOutboxEvent?.();
           return reply.code(201).send(item);
         } catch (error) {
           throw constraintProblem(definition, error);
@@ -414,13 +448,23 @@ export function resourceRoutes(
         }
         const changes = definition.changes;
         if (changes) assignments.push(`change_seq = nextval('${changes.order.sequence}')`);
+        let announced = false;
         try {
-          return await database.transaction(async (transaction) => {
+          const updated = await database.transaction(async (transaction) => {
             await lockOrder(transaction);
             if (definition.updatedAt) {
               values.push(new Date(clock.now()));
               assignments.push(`updated_at = $${values.length}`);
             }
+            // The record before the change, locked, for the event's previousAttributes.
+            const before = events
+              ? (
+                  await transaction.query(
+                    `SELECT ${columns} FROM ${table} WHERE id = $1 FOR UPDATE`,
+                    [id],
+                  )
+                ).rows[0]
+              : undefined;
             const { rows } = await transaction.query(
               `UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $1 RETURNING ${columns}`,
               values,
@@ -436,8 +480,20 @@ export function resourceRoutes(
               actor,
               fields,
             });
+            const previousAttributes =
+              before === undefined ? undefined : changedAttributes(toItem(before), item);
+            if (previousAttributes !== undefined) {
+              await recordOutboxEvent(
+                transaction,
+                { event: eventKind('updated'), data: item, previousAttributes },
+                { clock, newId },
+              );
+              announced = true;
+            }
             return item;
           });
+          if (announced) events?.onOutboxEvent?.();
+          return updated;
         } catch (error) {
           throw constraintProblem(definition, error);
         }
@@ -465,8 +521,12 @@ export function resourceRoutes(
         await database.transaction(async (transaction) => {
           await lockOrder(transaction);
           const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
-          const deleted = await transaction.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
-          if (deleted.rowCount === 0) throw notFound(definition, id);
+          const deleted = await transaction.query(
+            `DELETE FROM ${table} WHERE id = $1 RETURNING ${columns}`,
+            [id],
+          );
+          const row = deleted.rows[0];
+          if (!row) throw notFound(definition, id);
           const tombstones = definition.changes?.tombstones;
           if (tombstones) {
             await transaction.query(`INSERT INTO ${tombstones} (id, deleted_at) VALUES ($1, $2)`, [
@@ -475,7 +535,15 @@ export function resourceRoutes(
             ]);
           }
           await audit(transaction, 'deleted', actor, id, metadata);
+          if (events) {
+            await recordOutboxEvent(
+              transaction,
+              { event: eventKind('deleted'), data: toItem(row) },
+              { clock, newId },
+            );
+          }
         });
+        if (events) events.onOutboxEvent?.();
         return reply.code(204).send();
       },
     );

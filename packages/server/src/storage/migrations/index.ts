@@ -5,6 +5,7 @@ import { webSignIn } from './0004-web-sign-in.js';
 import { ehrReceiptBounds } from './0005-ehr-receipt-bounds.js';
 import { idempotencyLease } from './0006-idempotency-lease.js';
 import { listKeys } from './0007-list-keys.js';
+import { eventFeed } from './0008-event-feed.js';
 import { tokenManagement } from './0009-token-management.js';
 import { webFlashes } from './0019-web-flashes.js';
 
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'ehr-receipt-bounds', sql: ehrReceiptBounds },
   { version: 6, name: 'idempotency-lease', sql: idempotencyLease },
   { version: 7, name: 'list-keys', sql: listKeys },
+  { version: 8, name: 'event-feed', sql: eventFeed },
   { version: 9, name: 'token-management', sql: tokenManagement },
   { version: 19, name: 'web-flashes', sql: webFlashes },
 ];

@@ -1,0 +1,58 @@
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, webhookEventSchemas } from '@followup/sdk';
+import { z } from 'zod';
+
+/** What each kind announces, for the catalogue and the OpenAPI document. */
+export const eventKindDescriptions: Readonly<Record<WebhookEventKind, string>> = {
+  'contact.created': 'A contact was created; data is the contact.',
+  'contact.updated':
+    'A contact changed; data is the contact now, previousAttributes the former values of the fields that changed.',
+  'contact.deleted':
+    'A contact was deleted (its deals too, each with a deal.deleted event); data is the contact as it was.',
+  'deal.created': 'A deal was created; data is the deal.',
+  'deal.updated':
+    'A deal changed; data is the deal now, previousAttributes the former values of the fields that changed (stage among them when it moved).',
+  'deal.deleted': 'A deal was deleted; data is the deal as it was.',
+  'message.received': 'The inbox webhook stored a message; data is the message.',
+  'ehr.receipt.recorded':
+    "An EHR vendor's webhook was received and its receipt recorded; data is the receipt's id, vendor, verdict and time, never the body.",
+};
+
+/**
+ * @internal Each kind with its description and the JSON Schema (draft 2020-12, the dialect of
+ * OpenAPI 3.1) of its body, generated from the SDK's zod schemas.
+ */
+export function eventTypeCatalogue() {
+  return WEBHOOK_EVENT_KINDS.map((kind) => ({
+    kind,
+    description: eventKindDescriptions[kind],
+    schema: z.toJSONSchema(webhookEventSchemas[kind], {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>,
+  }));
+}
+
+/**
+ * @internal The OpenAPI 3.1 `webhooks` section: one `POST` per event kind, the body its schema.
+ */
+export function openApiWebhooks(): Record<string, Record<string, unknown>> {
+  const webhooks: Record<string, Record<string, unknown>> = {};
+  for (const { kind, description, schema } of eventTypeCatalogue()) {
+    webhooks[kind] = {
+      post: {
+        summary: kind,
+        description: `${description} Signed with X-Service-Signature (t=,v1=) and the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature).`,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema } },
+        },
+        responses: {
+          '2XX': { description: 'Received; answer within the delivery timeout.' },
+          '410': { description: 'Gone: the endpoint is disabled at once.' },
+          default: { description: 'Any other answer is a failure, retried on the schedule.' },
+        },
+      },
+    };
+  }
+  return webhooks;
+}

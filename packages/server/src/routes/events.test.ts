@@ -1,0 +1,344 @@
+import { createHmac } from 'node:crypto';
+import { knownWebhookEventSchema, WEBHOOK_EVENT_KINDS, webhookEventSchemas } from '@followup/sdk';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/support/server.js';
+import { listEvents } from '../events/event-feed.js';
+import { createIdGenerator } from '../ids.js';
+import { recordOutboxEvent } from '../outbox/outbox.js';
+import type { Queryable } from '../storage/database.js';
+import { roles } from '../tokens/account-store.js';
+
+const EHR_SECRET = 'athena-secret';
+
+describe('events', () => {
+  const server = useTestServer({ ehrWebhookSecrets: { athenahealth: EHR_SECRET } });
+
+  async function call(
+    token: string,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) {
+    const response = await server().app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    return response;
+  }
+
+  // The feed shows an event once every transaction older than its own has ended, anywhere on the
+  // PostgreSQL server: other test files' transactions included. Wait for that, not for a time.
+  async function settled() {
+    for (let round = 0; round < 1_000; round += 1) {
+      const { rows } = await server().database.query<{ settled: boolean }>(
+        `SELECT coalesce(max(xid) < pg_snapshot_xmin(pg_current_snapshot()), true) AS settled
+           FROM outbox_events`,
+      );
+      if (rows[0]?.settled) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('A transaction older than the last event never ended.');
+  }
+
+  async function feed(token: string, query = '') {
+    await settled();
+    const response = await call(token, 'GET', `/api/events${query}`);
+    expect(response.statusCode).toBe(200);
+    return response.json() as {
+      events: {
+        id: string;
+        event: string;
+        data: Record<string, unknown>;
+        previousAttributes?: Record<string, unknown>;
+      }[];
+      nextCursor: string | null;
+    };
+  }
+
+  async function walk(token: string, query = '', limit = 2) {
+    const seen: { id: string; event: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await feed(
+        token,
+        `?limit=${limit}${query}${cursor === null ? '' : `&cursor=${cursor}`}`,
+      );
+      seen.push(...page.events);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return seen;
+  }
+
+  it('announces every change of contacts and deals, each body valid by its SDK schema', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const contact = (
+      await call(token, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' })
+    ).json();
+    server().clock.advance(1_000);
+    const deal = (
+      await call(token, 'POST', '/api/deals', {
+        contactId: contact.id,
+        title: 'Renewal',
+        amountCents: 1000,
+        currency: 'EUR',
+      })
+    ).json();
+    server().clock.advance(1_000);
+    await call(token, 'PATCH', `/api/deals/${deal.id}`, { stage: 'WON', title: 'Renewal' });
+    await call(token, 'PATCH', `/api/contacts/${contact.id}`, {
+      lifecycle: 'PATIENT',
+      email: 'ada@example.com',
+    });
+    await call(token, 'DELETE', `/api/contacts/${contact.id}`);
+
+    const events = await walk(token);
+    expect(events.map((event) => event.event)).toEqual([
+      'contact.created',
+      'deal.created',
+      'deal.updated',
+      'contact.updated',
+      'deal.deleted',
+      'contact.deleted',
+    ]);
+    for (const event of events) {
+      expect(knownWebhookEventSchema.safeParse(event).success).toBe(true);
+      expect(event.id).toMatch(/^evt_/);
+    }
+    const [, , dealUpdated, contactUpdated, dealDeleted, contactDeleted] = events as never as {
+      data: Record<string, unknown>;
+      previousAttributes?: Record<string, unknown>;
+    }[];
+    // Exactly the fields that changed: the title was sent unchanged, so it is not there.
+    expect(dealUpdated?.previousAttributes).toEqual({ stage: 'OPEN' });
+    expect(dealUpdated?.data).toMatchObject({ id: deal.id, stage: 'WON' });
+    // A field that had no value before is null.
+    expect(contactUpdated?.previousAttributes).toEqual({ lifecycle: 'LEAD', email: null });
+    expect(dealDeleted?.data).toMatchObject({ id: deal.id, stage: 'WON' });
+    expect(contactDeleted?.data).toMatchObject({ id: contact.id, lifecycle: 'PATIENT' });
+  });
+
+  it('announces no update when nothing changed value', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const contact = (
+      await call(token, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' })
+    ).json();
+    expect(
+      (await call(token, 'PATCH', `/api/contacts/${contact.id}`, { firstName: 'Ada' })).statusCode,
+    ).toBe(200);
+    expect((await walk(token)).map((event) => event.event)).toEqual(['contact.created']);
+  });
+
+  it('writes no event for a change that failed', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const response = await call(token, 'POST', '/api/deals', {
+      contactId: 'con_missing',
+      title: 'x',
+      amountCents: 1,
+      currency: 'EUR',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(await walk(token)).toEqual([]);
+  });
+
+  it('announces inbox messages and EHR receipts', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const inbox = await server().app.inject({
+      method: 'POST',
+      url: '/api/inbox/webhook',
+      payload: { from: 'a@example.com', subject: 'Hello' },
+    });
+    expect(inbox.statusCode).toBe(201);
+    const body = '{"event":"sync"}';
+    const accepted = await server().app.inject({
+      method: 'POST',
+      url: '/api/ehr/webhooks/athenahealth',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature': `sha256=${createHmac('sha256', EHR_SECRET).update(body).digest('hex')}`,
+      },
+      payload: body,
+    });
+    expect(accepted.statusCode).toBe(202);
+    const unknown = await server().app.inject({
+      method: 'POST',
+      url: '/api/ehr/webhooks/nobody',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(unknown.statusCode).toBe(404);
+    const events = await walk(token);
+    expect(events).toMatchObject([
+      {
+        event: 'message.received',
+        data: { id: inbox.json().id, from: 'a@example.com', subject: 'Hello' },
+      },
+      {
+        event: 'ehr.receipt.recorded',
+        data: { id: accepted.json().receiptId, vendor: 'athenahealth', verdict: 'valid' },
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('sync');
+  });
+
+  it('filters by kind, repeatable, and refuses an unknown kind or parameter', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const contact = (
+      await call(token, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' })
+    ).json();
+    await call(token, 'PATCH', `/api/contacts/${contact.id}`, { lastName: 'King' });
+    await call(token, 'DELETE', `/api/contacts/${contact.id}`);
+    expect((await walk(token, '&kind=contact.updated')).map((event) => event.event)).toEqual([
+      'contact.updated',
+    ]);
+    expect(
+      (await walk(token, '&kind=contact.created&kind=contact.deleted')).map((event) => event.event),
+    ).toEqual(['contact.created', 'contact.deleted']);
+    for (const query of [
+      '?kind=contact.merged',
+      '?colour=red',
+      '?cursor=nonsense',
+      '?after=evt_x',
+    ]) {
+      const response = await call(token, 'GET', `/api/events${query}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'validation_failed' });
+    }
+  });
+
+  it('resumes after the id of the last event processed', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    for (const firstName of ['A', 'B', 'C']) {
+      await call(token, 'POST', '/api/contacts', { firstName, lastName: 'X' });
+    }
+    const all = await walk(token);
+    const rest = await feed(token, `?after=${all[0]?.id}`);
+    expect(rest.events.map((event) => event.id)).toEqual(all.slice(1).map((event) => event.id));
+  });
+
+  it.each(roles)('shows %s only the events of records its role may read', async (role) => {
+    const { token: admin } = await server().tokenFor('ADMIN');
+    await call(admin, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' });
+    const body = '{}';
+    await server().app.inject({
+      method: 'POST',
+      url: '/api/ehr/webhooks/athenahealth',
+      headers: { 'content-type': 'application/json', 'x-hub-signature': 'sha256=00' },
+      payload: body,
+    });
+    const { token } = await server().tokenFor(role);
+    const kinds = (await walk(token)).map((event) => event.event);
+    const seesReceipts = role === 'ADMIN' || role === 'MANAGER';
+    expect(kinds).toEqual(
+      seesReceipts ? ['contact.created', 'ehr.receipt.recorded'] : ['contact.created'],
+    );
+    const asked = await call(token, 'GET', '/api/events?kind=ehr.receipt.recorded');
+    expect(asked.statusCode).toBe(seesReceipts ? 200 : 403);
+  });
+
+  it('walks every event exactly once while events are written between pages', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const created: string[] = [];
+    const create = async (index: number) => {
+      const response = await call(token, 'POST', '/api/contacts', {
+        firstName: `C${index}`,
+        lastName: 'X',
+      });
+      created.push(response.json().id);
+    };
+    await Promise.all([0, 1, 2, 3, 4].map(create));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let next = 5;
+    do {
+      const page = await feed(token, `?limit=3${cursor === null ? '' : `&cursor=${cursor}`}`);
+      seen.push(...page.events.map((event) => String(event.data.id)));
+      cursor = page.nextCursor;
+      if (next < 20) await Promise.all([next++, next++, next++].map(create));
+    } while (cursor !== null);
+    // The writes after the last page are read by a walk that resumes after its last event.
+    expect(new Set(seen).size).toBe(seen.length);
+    const last = (await walk(token)).at(-1);
+    expect(last).toBeDefined();
+    expect(seen.every((id) => created.includes(id))).toBe(true);
+  });
+});
+
+describe('the event feed under concurrent transactions (PostgreSQL)', () => {
+  const server = useTestServer();
+
+  it('never lets a cursor pass an event that an older transaction commits late', async (context) => {
+    const { database, clock } = server();
+    if (database.driver !== 'postgres') context.skip();
+    const newId = createIdGenerator({ now: () => clock.now() });
+    const record = (queryable: Queryable, id: string) =>
+      recordOutboxEvent(queryable, { event: 'contact.created', data: { id } }, { clock, newId });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let written: () => void = () => {};
+    const wrote = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const older = database.transaction(async (transaction) => {
+      await record(transaction, 'con_older');
+      written();
+      await gate;
+    });
+    await wrote;
+    // A later transaction commits first: with seq order alone, a reader would take it now and
+    // its cursor would then skip the older one.
+    await record(database, 'con_newer');
+    const during = await listEvents(database, { kinds: ['contact.created'], limit: 10 });
+    expect(during.events).toEqual([]);
+    release();
+    await older;
+    let ids: unknown[] = [];
+    for (let round = 0; round < 1_000 && ids.length < 2; round += 1) {
+      ids = (await listEvents(database, { kinds: ['contact.created'], limit: 10 })).events.map(
+        (event) => event.data.id,
+      );
+      if (ids.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(ids).toEqual(['con_older', 'con_newer']);
+  });
+});
+
+describe('GET /api/event-types', () => {
+  const server = useTestServer();
+
+  it('lists every kind with the JSON Schema of its body, without a token', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/api/event-types' });
+    expect(response.statusCode).toBe(200);
+    const { eventTypes } = response.json() as {
+      eventTypes: { kind: string; description: string; schema: Record<string, unknown> }[];
+    };
+    expect(eventTypes.map((type) => type.kind)).toEqual([...WEBHOOK_EVENT_KINDS]);
+    const dealUpdated = eventTypes.find((type) => type.kind === 'deal.updated');
+    expect(dealUpdated?.schema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['id', 'event', 'createdAt', 'data', 'previousAttributes']),
+      properties: { event: { const: 'deal.updated' } },
+    });
+    expect(Object.keys(webhookEventSchemas)).toEqual([...WEBHOOK_EVENT_KINDS]);
+  });
+
+  it('publishes the same kinds in the OpenAPI document webhooks section', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/openapi.json' });
+    const document = response.json() as {
+      openapi: string;
+      webhooks: Record<
+        string,
+        { post: { requestBody: { content: Record<string, { schema: unknown }> } } }
+      >;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_KINDS]);
+    expect(
+      document.webhooks['contact.updated']?.post.requestBody.content['application/json']?.schema,
+    ).toMatchObject({ properties: { event: { const: 'contact.updated' } } });
+    expect(document).toHaveProperty(['paths', '/api/events', 'get']);
+  });
+});

@@ -1,0 +1,130 @@
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, webhookEventSchemas } from '@followup/sdk';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FollowUpServerError } from '../errors.js';
+import { listEvents, visibleEventKinds } from '../events/event-feed.js';
+import { eventTypeCatalogue } from '../events/event-types.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+import { limitParameter } from './list-query.js';
+
+const kindSchema = z.enum(WEBHOOK_EVENT_KINDS);
+
+const querySchema = z.strictObject({
+  limit: limitParameter,
+  cursor: z.string().max(256).optional(),
+  after: z.string().min(1).max(255).optional(),
+  kind: z
+    .union([kindSchema, z.array(kindSchema).max(WEBHOOK_EVENT_KINDS.length * 2)])
+    .optional()
+    .describe('An event kind; repeat it for several. Without it, every kind the caller may see.'),
+});
+
+const feedEventSchema = z.object({
+  id: z.string().describe('The event id (evt_…)'),
+  event: z.string(),
+  createdAt: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  previousAttributes: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * @internal `GET /api/events` (any role; each event only for roles that may read its record):
+ * the feed of every event the server emits, in cursor pages; `GET /api/event-types` (no token,
+ * like `/openapi.json`): the catalogue of kinds with their JSON Schemas.
+ */
+export function eventRoutes(options: {
+  database: Database;
+  requireCapability: RequireCapability;
+}): FastifyPluginAsync {
+  const catalogue = eventTypeCatalogue();
+  return async (app) => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    typed.get(
+      '/api/events',
+      {
+        // Every role holds contacts.read; which events it sees is decided per kind below.
+        onRequest: options.requireCapability('contacts.read'),
+        schema: {
+          summary: 'List events, oldest first, in cursor pages',
+          description:
+            'The events outbound webhooks carry, each with its own id (evt_…). Pass nextCursor back as cursor until it is null; to resume later, pass the id of the last event processed as after. Each event is listed only to roles that may read its record.',
+          tags: ['Events'],
+          security: [{ bearerAuth: [] }],
+          querystring: querySchema,
+          response: {
+            200: z.object({ events: z.array(feedEventSchema), nextCursor: z.string().nullable() }),
+            ...problemResponses(400, 401, 403, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { limit, cursor, after, kind } = request.query;
+        const principal = request.principal;
+        if (!principal) throw new Error('GET /api/events ran without a principal.');
+        const visible = visibleEventKinds(principal.account.role);
+        const asked = kind === undefined ? undefined : Array.isArray(kind) ? kind : [kind];
+        const hidden = asked?.find((entry) => !visible.includes(entry));
+        if (hidden !== undefined) {
+          throw new ProblemError({
+            status: 403,
+            code: 'forbidden',
+            detail: `The role ${principal.account.role} may not read ${hidden} events.`,
+          });
+        }
+        if (cursor !== undefined && after !== undefined) {
+          throw new ProblemError({
+            status: 400,
+            code: 'validation_failed',
+            detail: 'The request is not valid: see errors.',
+            errors: [{ path: 'after', message: 'give cursor or after, not both' }],
+          });
+        }
+        try {
+          return await listEvents(options.database, {
+            kinds: asked ?? visible,
+            limit,
+            ...(cursor === undefined ? {} : { cursor }),
+            ...(after === undefined ? {} : { after }),
+          });
+        } catch (error) {
+          if (FollowUpServerError.isInstance(error)) {
+            const path = error.code === 'invalid_after' ? 'after' : 'cursor';
+            throw new ProblemError({
+              status: 400,
+              code: 'validation_failed',
+              detail: 'The request is not valid: see errors.',
+              errors: [{ path, message: error.message }],
+            });
+          }
+          throw error;
+        }
+      },
+    );
+
+    typed.get(
+      '/api/event-types',
+      {
+        schema: {
+          summary: 'List the event kinds with the JSON Schema of each body',
+          tags: ['Events'],
+          response: {
+            200: z.object({
+              eventTypes: z.array(
+                z.object({
+                  kind: z.string(),
+                  description: z.string(),
+                  schema: z.record(z.string(), z.unknown()),
+                }),
+              ),
+            }),
+          },
+        },
+      },
+      async () => ({ eventTypes: catalogue }),
+    );
+  };
+}
