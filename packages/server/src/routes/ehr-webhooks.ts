@@ -186,9 +186,11 @@ export function ehrWebhookRoutes(options: {
     const now = new Date(clock.now());
     const receiptId = newId('rcpt');
     // One statement, so atomic: the digest, and the receipt only if the digest is new. A
-    // concurrent insert of the same digest makes ours do nothing and find no row: a replay.
-    const { rows } = await database.query<{ receipt_id: string }>(
-      `WITH inserted AS (
+    // concurrent insert of the same digest makes ours do nothing and find no row: a replay. A new
+    // receipt's event is written in the same transaction.
+    const first = await database.transaction(async (transaction) => {
+      const { rows } = await transaction.query<{ receipt_id: string }>(
+        `WITH inserted AS (
          INSERT INTO ehr_delivery_digests (vendor, digest, receipt_id, received_at)
          VALUES ($1, $2, $3, $4) ON CONFLICT (vendor, digest) DO NOTHING
          RETURNING receipt_id),
@@ -201,19 +203,34 @@ export function ehrWebhookRoutes(options: {
        UNION ALL
        SELECT receipt_id FROM ehr_delivery_digests WHERE vendor = $1 AND digest = $2
        LIMIT 1`,
-      [
-        vendor,
-        digest,
-        receiptId,
-        now,
-        rawBody,
-        rawBody.length,
-        createHash('sha256').update(rawBody).digest(),
-        JSON.stringify(redactHeaders(request.headers, secretHeaders)),
-      ],
-    );
-    const first = rows[0]?.receipt_id ?? null;
-    if (first === receiptId) return { receiptId, replayed: false };
+        [
+          vendor,
+          digest,
+          receiptId,
+          now,
+          rawBody,
+          rawBody.length,
+          createHash('sha256').update(rawBody).digest(),
+          JSON.stringify(redactHeaders(request.headers, secretHeaders)),
+        ],
+      );
+      const found = rows[0]?.receipt_id ?? null;
+      if (found === receiptId) {
+        await recordOutboxEvent(
+          transaction,
+          {
+            event: 'ehr.receipt.recorded',
+            data: { id: receiptId, vendor, verdict: 'valid', receivedAt: now.toISOString() },
+          },
+          { clock, newId },
+        );
+      }
+      return found;
+    });
+    if (first === receiptId) {
+      options.onOutboxEvent?.();
+      return { receiptId, replayed: false };
+    }
     const id = await recordReceipt(request, {
       vendor,
       verdict: 'replayed',
