@@ -65,14 +65,14 @@ export function eventRoutes(options: {
         const { limit, cursor, after, kind } = request.query;
         const principal = request.principal;
         if (!principal) throw new Error('GET /api/events ran without a principal.');
-        const visible = visibleEventKinds(principal.account.role);
+        const visible = visibleEventKinds(principal.role);
         const asked = kind === undefined ? undefined : Array.isArray(kind) ? kind : [kind];
         const hidden = asked?.find((entry) => !visible.includes(entry));
         if (hidden !== undefined) {
           throw new ProblemError({
             status: 403,
             code: 'forbidden',
-            detail: `The role ${principal.account.role} may not read ${hidden} events.`,
+            detail: `The role ${principal.role} may not read ${hidden} events.`,
           });
         }
         if (cursor !== undefined && after !== undefined) {
