@@ -30,6 +30,13 @@ describe('account store', () => {
       { ...first, activeTokens: 0 },
       { ...second, activeTokens: 0 },
     ]);
+    expect(await store.listAccounts({ limit: 1, offset: 1 })).toEqual([
+      { ...second, activeTokens: 0 },
+    ]);
+    await expect(store.listAccounts({ limit: 0 })).rejects.toMatchObject({ code: 'invalid_page' });
+    await expect(store.listAccounts({ offset: -1 })).rejects.toMatchObject({
+      code: 'invalid_page',
+    });
     expect(await store.getAccount(second.id)).toEqual(second);
     expect(await store.getAccount('sa_missing')).toBeUndefined();
   });

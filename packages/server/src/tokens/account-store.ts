@@ -163,8 +163,11 @@ export interface AccountStore {
    * ```
    */
   createAccount(options: { name: string; role: Role; actor?: AuditActor }): Promise<ServiceAccount>;
-  /** Every account, oldest first, with its number of active tokens. */
-  listAccounts(): Promise<ServiceAccountSummary[]>;
+  /**
+   * Accounts, oldest first, with their number of active tokens: all of them, or `limit` (1 to
+   * 1000) after skipping `offset`.
+   */
+  listAccounts(page?: { limit?: number; offset?: number }): Promise<ServiceAccountSummary[]>;
   /** One account, or `undefined`. */
   getAccount(id: string): Promise<ServiceAccount | undefined>;
   /**
@@ -426,14 +429,25 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       return account;
     },
 
-    async listAccounts() {
+    async listAccounts(page = {}) {
+      const limit = page.limit ?? null;
+      const offset = page.offset ?? 0;
+      if (
+        (limit !== null && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) ||
+        !(Number.isInteger(offset) && offset >= 0)
+      ) {
+        throw new FollowUpServerError({
+          code: 'invalid_page',
+          message: 'limit is 1 to 1000 and offset a whole number.',
+        });
+      }
       const { rows } = await database.query<AccountRow & { active_tokens: number }>(
         `SELECT a.id, a.name, a.role, a.created_at, a.disabled_at,
                 (SELECT count(*)::int FROM tokens t
                   WHERE t.account_id = a.id AND t.revoked_at IS NULL
                     AND (t.expires_at IS NULL OR t.expires_at > $1)) AS active_tokens
-           FROM service_accounts a ORDER BY a.created_at, a.id`,
-        [new Date(clock.now())],
+           FROM service_accounts a ORDER BY a.created_at, a.id LIMIT $2 OFFSET $3`,
+        [new Date(clock.now()), limit, offset],
       );
       return rows.map((row) => ({ ...toAccount(row), activeTokens: row.active_tokens }));
     },

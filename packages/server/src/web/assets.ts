@@ -48,6 +48,21 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); p
 .signin { max-width: 26rem; margin: 3rem auto; }
 [data-js-only] { display: none; }
 .js [data-js-only] { display: inline-block; }
+th { white-space: nowrap; }
+td { overflow-wrap: break-word; }
+td code, td .url, .secret { overflow-wrap: anywhere; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+form.inline { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center;
+  margin: 0 .4rem .4rem 0; }
+form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
+.paging { display: flex; gap: 1.5rem; margin: 1rem 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; margin: 0; }
+label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
+caption { text-align: left; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { consoleBrowser } from '../../../test/support/console.js';
+import { useTestServer } from '../../../test/support/server.js';
+import { listAuditEntries } from '../../audit/audit-log.js';
+import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
+
+const payload = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
+const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;';
+
+describe('Users page', () => {
+  const server = useTestServer();
+
+  it('invites a user with the link shown once, changes a role and disables, audited as the user', async () => {
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const form = await browser.get('/users/invite');
+    for (const label of ['Email', 'Name', 'Role']) expect(form.body).toContain(`">${label}\n`);
+    const invited = await browser.post('/users/invite', {
+      email: 'grace@example.com',
+      name: payload,
+      role: 'AGENT',
+    });
+    expect(invited.statusCode).toBe(303);
+    expect(invited.headers.location).toBe('/users');
+    const shown = await browser.get('/users');
+    const link = /id="sign-in-link">([^<]+)</.exec(shown.body)?.[1];
+    expect(link).toMatch(/^http:\/\/localhost(:80)?\/signin\/[A-Za-z0-9_-]{43}$/);
+    expect(shown.body).toContain(escaped);
+    expect(shown.body).not.toContain('<script>alert');
+    const again = await browser.get('/users');
+    expect(again.body).not.toContain('id="sign-in-link"');
+
+    const userId = /action="\/users\/(usr_[0-9A-Z]{26})\/role"/.exec(again.body)?.[1] ?? '';
+    expect((await browser.post(`/users/${userId}/role`, { role: 'MANAGER' })).statusCode).toBe(303);
+    expect((await browser.post(`/users/${userId}/role`, { role: 'OWNER' })).statusCode).toBe(400);
+    expect((await browser.post(`/users/${userId}/disable`)).statusCode).toBe(303);
+    expect((await browser.post('/users/usr_missing/disable')).statusCode).toBe(404);
+    const { entries } = await listAuditEntries(server().database);
+    expect(
+      entries
+        .filter((entry) => entry.target.id === userId)
+        .map((entry) => [entry.action, entry.actor]),
+    ).toEqual(
+      ['user.invited', 'user.role_changed', 'user.disabled'].map((action) => [
+        action,
+        { type: 'user', id: browser.session.userId },
+      ]),
+    );
+    expect((await browser.get('/users')).body).toMatch(
+      /grace@example.com<\/td>\s*<td>MANAGER<\/td>\s*<td>disabled/,
+    );
+  });
+
+  it('refuses a bad invitation with a page', async () => {
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const bad = await browser.post('/users/invite', { email: 'not an address', role: 'AGENT' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('email');
+  });
+});
+
+describe('Webhook endpoints and deliveries pages', () => {
+  const server = useTestServer();
+
+  it('adds an endpoint with its secret shown once, rotates it, disables and enables it', async () => {
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    expect((await browser.get('/webhook-endpoints')).body).toContain('No endpoints yet.');
+    const form = await browser.get('/webhook-endpoints/new');
+    expect(form.body).toContain('<legend>Events</legend>');
+    const added = await browser.post('/webhook-endpoints', {
+      url: 'https://crm.example.com/hooks',
+      events: ['contact.created'],
+    });
+    expect(added.statusCode).toBe(303);
+    const shown = await browser.get('/webhook-endpoints');
+    const secret = /id="signing-secret">(whsec_[^<]+)</.exec(shown.body)?.[1];
+    expect(secret).toBeDefined();
+    expect((await browser.get('/webhook-endpoints')).body).not.toContain(secret);
+    const [endpoint] = await createEndpointStore({ database: server().database }).list();
+    expect(endpoint).toMatchObject({
+      url: 'https://crm.example.com/hooks',
+      events: ['contact.created'],
+    });
+    const id = endpoint?.id ?? '';
+    await browser.post(`/webhook-endpoints/${id}/rotate-secret`);
+    const rotated = await browser.get('/webhook-endpoints');
+    const fresh = /id="signing-secret">(whsec_[^<]+)</.exec(rotated.body)?.[1];
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(secret);
+    expect(rotated.body).toContain('The previous secret signs too until');
+    await browser.post(`/webhook-endpoints/${id}/disable`);
+    expect((await browser.get('/webhook-endpoints')).body).toContain(`aria-label="Enable ${id}"`);
+    await browser.post(`/webhook-endpoints/${id}/enable`);
+    expect((await browser.get('/webhook-endpoints')).body).toContain(`aria-label="Disable ${id}"`);
+    const refused = await browser.post('/webhook-endpoints', { url: 'ftp://example.com' });
+    expect(refused.statusCode).toBe(400);
+    expect((await browser.post('/webhook-endpoints/we_missing/disable')).statusCode).toBe(404);
+  });
+
+  it('lists deliveries by endpoint and state, shows attempts, and retries one now', async () => {
+    const { database } = server();
+    await database.query(
+      `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+       VALUES ('we_1', 'https://a.example/h', ARRAY['contact.created'], 'active', 'whsec_a', now(), now()),
+              ('we_2', $1, ARRAY['contact.created'], 'active', 'whsec_b', now(), now())`,
+      [`https://b.example/${payload}`],
+    );
+    await database.query(
+      `INSERT INTO outbox_events (id, event, data, created_at) VALUES ('evt_1', 'contact.created', '{}', now())`,
+    );
+    await database.query(
+      `INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, created_at, last_status)
+       VALUES ('dlv_1', 'evt_1', 'we_1', 'dead', 2, now(), 500),
+              ('dlv_2', 'evt_1', 'we_2', 'delivered', 1, now(), 200)`,
+    );
+    await database.query(
+      `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error)
+       VALUES ('dlv_1', now(), 12, 500, NULL), ('dlv_1', now(), 30000, NULL, $1)`,
+      [payload],
+    );
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const all = await browser.get('/deliveries');
+    expect(all.body).toContain('dlv_1');
+    expect(all.body).toContain('dlv_2');
+    expect(all.body).toContain(escaped);
+    expect(all.body).not.toContain('<img src=x');
+    const dead = await browser.get('/deliveries?state=dead&endpoint=we_1');
+    expect(dead.body).toContain('dlv_1');
+    expect(dead.body).not.toContain('>dlv_2<');
+    expect((await browser.get('/deliveries?state=bogus')).statusCode).toBe(400);
+    const one = await browser.get('/deliveries/dlv_1');
+    expect(one.body).toContain('<th scope="col">Status code</th>');
+    expect(one.body).toContain('30000 ms');
+    expect(one.body).toContain(escaped);
+    expect((await browser.post('/deliveries/dlv_1/retry')).statusCode).toBe(303);
+    const { rows } = await database.query<{ state: string }>(
+      `SELECT state FROM deliveries WHERE id = 'dlv_1'`,
+    );
+    expect(rows[0]?.state).toBe('pending');
+    expect((await browser.get('/deliveries/dlv_missing')).statusCode).toBe(404);
+  });
+
+  it('is a 403 page for a role without users.manage', async () => {
+    const browser = await consoleBrowser(server(), 'MANAGER');
+    for (const path of ['/webhook-endpoints', '/deliveries', '/users']) {
+      expect((await browser.get(path)).statusCode, path).toBe(403);
+    }
+  });
+});
+
+describe('EHR receipts and Audit log pages', () => {
+  const server = useTestServer({ ehrWebhookSecrets: { athenahealth: 'athena-secret' } });
+
+  it('lists receipts by vendor and outcome and shows one with headers redacted and the body as text', async () => {
+    const { app } = server();
+    await app.inject({
+      method: 'POST',
+      url: '/api/ehr/webhooks/athenahealth',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature': 'sha256=00',
+        'x-note': payload,
+      },
+      payload: JSON.stringify({ note: payload }),
+    });
+    await app.inject({
+      method: 'POST',
+      url: `/api/ehr/webhooks/${encodeURIComponent(payload)}`,
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const browser = await consoleBrowser(server(), 'MANAGER');
+    const list = await browser.get('/ehr-receipts');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(escaped);
+    expect(list.body).not.toContain('<script>alert');
+    const athena = await browser.get('/ehr-receipts?vendor=athenahealth&outcome=invalid_signature');
+    const id = /href="\/ehr-receipts\/(rcpt_[0-9A-Z]{26})"/.exec(athena.body)?.[1];
+    expect(id).toBeDefined();
+    expect(athena.body.match(/href="\/ehr-receipts\/rcpt_/g)).toHaveLength(1);
+    expect((await browser.get('/ehr-receipts?outcome=valid')).body).toContain('No receipt matches');
+    expect((await browser.get('/ehr-receipts?since=yesterday')).statusCode).toBe(400);
+    const receipt = await browser.get(`/ehr-receipts/${id}`);
+    expect(receipt.body).toContain('<dt>Status</dt><dd>401</dd>');
+    expect(receipt.body).toMatch(/<code>x-hub-signature<\/code><\/td><td>\[redacted\]/);
+    expect(receipt.body).not.toContain('sha256=00');
+    expect(receipt.body).toContain(
+      `<pre>{&quot;note&quot;:&quot;${escaped.replace(/&quot;/g, '\\&quot;')}`,
+    );
+    expect(receipt.body).not.toContain('<img src=x');
+    expect((await browser.get('/ehr-receipts/rcpt_missing')).statusCode).toBe(404);
+  });
+
+  it('shows the audit log newest first, filtered by action and actor, in cursor pages', async () => {
+    const { accounts } = server();
+    for (let index = 0; index < 55; index++) {
+      await accounts.createAccount({ name: `${payload}${index}`, role: 'AGENT' });
+    }
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const first = await browser.get('/audit-log');
+    expect(first.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;\\&quot;&gt;&lt;img src=x');
+    expect(first.body).not.toContain('<script>alert');
+    expect(first.body.indexOf('54&quot;')).toBeLessThan(first.body.indexOf('53&quot;'));
+    const older = /href="(\/audit-log\?cursor=[^"]+)">Older entries/.exec(first.body)?.[1];
+    expect(older).toBeDefined();
+    const second = await browser.get((older ?? '').replace(/&amp;/g, '&'));
+    expect(second.body).toContain('0&quot;');
+    expect(second.body).not.toContain('Older entries');
+    expect(second.body).toContain('Newest entries');
+    const filtered = await browser.get('/audit-log?action=token.revoked');
+    expect(filtered.body).toContain('No entry matches these filters');
+    const byActor = await browser.get('/audit-log?actor=operator');
+    expect(byActor.body).toContain('service_account.created');
+    expect((await browser.get('/audit-log?cursor=nonsense!')).statusCode).toBe(400);
+  });
+
+  it('is a 403 page for a role without audit.read', async () => {
+    const browser = await consoleBrowser(server(), 'AGENT');
+    for (const path of ['/ehr-receipts', '/audit-log']) {
+      expect((await browser.get(path)).statusCode, path).toBe(403);
+    }
+  });
+});

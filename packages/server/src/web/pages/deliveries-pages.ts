@@ -1,0 +1,169 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createDeliveryStore,
+  type DeliveryAttemptInfo,
+  type DeliveryInfo,
+  deliveryStates,
+} from '../../delivery/deliveries.js';
+import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
+import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { defineTemplate } from '../templates.js';
+import type { WebPage } from './index.js';
+import {
+  csrfPartial,
+  offsetField,
+  PAGE_SIZE,
+  type Paging,
+  paging,
+  pagingPartial,
+  sendNotFoundPage,
+  textField,
+  when,
+  withPageErrors,
+} from './page-helpers.js';
+
+const listTemplate = defineTemplate<{
+  deliveries: DeliveryInfo[];
+  endpoints: { id: string; url: string }[];
+  states: readonly string[];
+  filters: { endpoint: string; state: string };
+  paging: Paging;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Deliveries</h1>
+<p>Each webhook sent to each endpoint, newest first, with its attempts.</p>
+<form method="get" action="/deliveries" class="filters">
+<label for="endpoint">Endpoint
+<select id="endpoint" name="endpoint">
+<option value="">Any</option>
+<% for (const endpoint of it.endpoints) { %><option value="<%= endpoint.id %>"<%= endpoint.id === it.filters.endpoint ? ' selected' : '' %>><%= endpoint.url %> (<%= endpoint.id %>)</option>
+<% } %>
+</select>
+</label>
+<label for="state">State
+<select id="state" name="state">
+<option value="">Any</option>
+<% for (const state of it.states) { %><option value="<%= state %>"<%= state === it.filters.state ? ' selected' : '' %>><%= state %></option>
+<% } %>
+</select>
+</label>
+<button type="submit">Filter</button>
+</form>
+<% if (it.deliveries.length === 0) { %>
+<p class="notice"><%= it.filters.endpoint || it.filters.state ? 'No delivery matches these filters.' : 'No deliveries yet. Add a webhook endpoint; each new contact then makes one delivery per endpoint.' %></p>
+<% } else { %>
+<table>
+<thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Created</th></tr></thead>
+<tbody>
+<% for (const delivery of it.deliveries) { %>
+<tr>
+<td><a href="/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
+<td><%= delivery.event %></td>
+<td><code><%= delivery.endpointId %></code></td>
+<td><%= delivery.state %></td>
+<td><%= delivery.attempts %></td>
+<td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
+<td><%= it.when(delivery.createdAt) %></td>
+</tr>
+<% } %>
+</tbody>
+</table>
+<% } %>
+${pagingPartial}
+`);
+
+const deliveryTemplate = defineTemplate<{
+  delivery: DeliveryInfo;
+  attempts: DeliveryAttemptInfo[];
+  csrfToken: string;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<p><a href="/deliveries">Deliveries</a></p>
+<h1>Delivery <%= it.delivery.id %></h1>
+<dl class="facts">
+<dt>Event</dt><dd><%= it.delivery.event %> <code><%= it.delivery.eventId %></code></dd>
+<dt>Endpoint</dt><dd><code><%= it.delivery.endpointId %></code></dd>
+<dt>State</dt><dd><%= it.delivery.state %></dd>
+<dt>Next attempt</dt><dd><%= it.delivery.state === 'pending' ? it.when(it.delivery.nextAttemptAt) : '—' %></dd>
+<dt>Delivered</dt><dd><%= it.when(it.delivery.deliveredAt) %></dd>
+</dl>
+<form method="post" action="/deliveries/<%= encodeURIComponent(it.delivery.id) %>/retry">
+${csrfPartial}
+<button type="submit">Retry now</button>
+</form>
+<h2>Attempts</h2>
+<% if (it.attempts.length === 0) { %>
+<p class="notice">No attempt yet: the delivery worker sends it shortly.</p>
+<% } else { %>
+<table>
+<thead><tr><th scope="col">Time</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
+<tbody>
+<% for (const attempt of it.attempts) { %>
+<tr><td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td></tr>
+<% } %>
+</tbody>
+</table>
+<% } %>
+`);
+
+/**
+ * @internal The Deliveries pages (users.manage): filter by endpoint and state, a delivery's
+ * attempts, **Retry now**: the delivery store, as `followup-server deliveries …` uses it.
+ */
+export const deliveriesPages: WebPage =
+  ({ database, clock, newId }) =>
+  async (app: FastifyInstance) => {
+    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const deliveries = createDeliveryStore({ database, clock });
+    const endpoints = createEndpointStore({ database, clock, newId });
+
+    app.get('/deliveries', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/deliveries', async () => {
+        const filters = {
+          endpoint: textField(request.query, 'endpoint', 100),
+          state: textField(request.query, 'state', 20),
+        };
+        const offset = offsetField(request.query);
+        const list = await deliveries.list({
+          limit: PAGE_SIZE,
+          offset,
+          newestFirst: true,
+          ...(filters.endpoint ? { endpointId: filters.endpoint } : {}),
+          ...(filters.state ? { state: filters.state } : {}),
+        });
+        return sendPage(request, reply, {
+          title: 'Deliveries',
+          body: listTemplate.render({
+            deliveries: list,
+            endpoints: (await endpoints.list()).map(({ id, url }) => ({ id, url })),
+            states: deliveryStates,
+            filters,
+            paging: paging('/deliveries', filters, offset, list.length),
+            when,
+          }),
+        });
+      }),
+    );
+
+    app.get<{ Params: { id: string } }>('/deliveries/:id', guard, async (request, reply) => {
+      const delivery = await deliveries.get(request.params.id);
+      if (!delivery) return sendNotFoundPage(request, reply, '/deliveries');
+      return sendPage(request, reply, {
+        title: `Delivery ${delivery.id}`,
+        body: deliveryTemplate.render({
+          delivery,
+          attempts: await deliveries.attempts(delivery.id),
+          csrfToken: pageContext(request).csrfToken,
+          when,
+        }),
+      });
+    });
+
+    app.post<{ Params: { id: string } }>('/deliveries/:id/retry', guard, async (request, reply) => {
+      const back = `/deliveries/${encodeURIComponent(request.params.id)}`;
+      return withPageErrors(request, reply, back, async () => {
+        await deliveries.retry(request.params.id);
+        return reply.redirect(back, 303);
+      });
+    });
+  };

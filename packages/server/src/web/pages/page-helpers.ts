@@ -1,0 +1,181 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditActor } from '../../audit/audit-log.js';
+import type { Clock } from '../../clock.js';
+import { FollowUpServerError } from '../../errors.js';
+import type { IdGenerator } from '../../ids.js';
+import { ProblemError } from '../../plugins/problem.js';
+import type { Queryable } from '../../storage/database.js';
+import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
+import { pageContext, sendPage } from '../page-context.js';
+import { defineTemplate } from '../templates.js';
+
+/** @internal Rows per page of every list in the web application. */
+export const PAGE_SIZE = 50;
+
+/** @internal The most rows a list page may skip (deeper pages: narrow the filters). */
+export const MAX_PAGE_OFFSET = 100_000;
+
+/** @internal A text field of a form body or a query string: at most `max` characters, trimmed. */
+export function textField(source: unknown, name: string, max = 200): string {
+  if (typeof source !== 'object' || source === null) return '';
+  const value = (source as Record<string, unknown>)[name];
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : '';
+  return text.slice(0, max).trim();
+}
+
+/** @internal The `offset` of a list page: a whole number up to {@link MAX_PAGE_OFFSET}, else 0. */
+export function offsetField(query: unknown): number {
+  const text = textField(query, 'offset', 7);
+  return /^\d{1,6}$/.test(text) ? Math.min(Number(text), MAX_PAGE_OFFSET) : 0;
+}
+
+/** @internal Who acts, for the audit log: the signed-in user. */
+export function actorOf(request: FastifyRequest): AuditActor {
+  return { type: 'user', id: pageContext(request).user.id };
+}
+
+/** @internal A timestamp as people read it: `2026-03-01 09:00:00 UTC`, or a dash. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+/** @internal Links to the previous and next page of an offset list, keeping the filters. */
+export interface Paging {
+  previous: string | null;
+  next: string | null;
+}
+
+/** @internal The paging links of an offset list of which `count` rows were shown. */
+export function paging(
+  path: string,
+  filters: Record<string, string>,
+  offset: number,
+  count: number,
+): Paging {
+  const link = (at: number) => {
+    const query = new URLSearchParams(
+      Object.entries({ ...filters, ...(at > 0 ? { offset: String(at) } : {}) }).filter(
+        ([, value]) => value !== '',
+      ),
+    ).toString();
+    return query ? `${path}?${query}` : path;
+  };
+  return {
+    previous: offset > 0 ? link(Math.max(0, offset - PAGE_SIZE)) : null,
+    next:
+      count >= PAGE_SIZE && offset + PAGE_SIZE <= MAX_PAGE_OFFSET ? link(offset + PAGE_SIZE) : null,
+  };
+}
+
+/** @internal The paging links, for every list template. */
+export const pagingPartial = `
+<% if (it.paging.previous || it.paging.next) { %>
+<nav class="paging" aria-label="Pages">
+<% if (it.paging.previous) { %><a href="<%= it.paging.previous %>">Previous page</a><% } %>
+<% if (it.paging.next) { %><a href="<%= it.paging.next %>">Next page</a><% } %>
+</nav>
+<% } %>`;
+
+/** @internal The hidden CSRF field of every form. */
+export const csrfPartial = `<input type="hidden" name="_csrf" value="<%= it.csrfToken %>">`;
+
+const errorTemplate = defineTemplate<{ title: string; message: string; back: string }>(`
+<h1><%= it.title %></h1>
+<p class="notice error" role="alert"><%= it.message %></p>
+<p><a href="<%= it.back %>">Back</a></p>
+`);
+
+/**
+ * @internal Runs a page action; a refusal it throws (bad input, an unknown id, a conflict) is
+ * answered as a page with its message and status, never a 500 and never a half-done change.
+ */
+export async function withPageErrors(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  back: string,
+  action: () => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  try {
+    return await action();
+  } catch (error) {
+    let status: number | undefined;
+    let message = '';
+    if (error instanceof ProblemError) {
+      status = error.status;
+      const fields = error.errors?.map((item) => `${item.path}: ${item.message}`).join('; ');
+      message = fields ? `${error.message} ${fields}` : error.message;
+    } else if (FollowUpServerError.isInstance(error)) {
+      status = /not_found$/.test(error.code) ? 404 : error.code === 'conflict' ? 409 : 400;
+      message = error.message;
+    }
+    if (status === undefined) throw error;
+    return sendPage(request, reply, {
+      title: 'That did not work',
+      status,
+      body: errorTemplate.render({ title: 'That did not work', message, back }),
+    });
+  }
+}
+
+/** @internal A page that does not exist: 404. */
+export function sendNotFoundPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  back: string,
+): FastifyReply {
+  return sendPage(request, reply, {
+    title: 'Not found',
+    status: 404,
+    body: errorTemplate.render({ title: 'Not found', message: 'Nothing has this id.', back }),
+  });
+}
+
+function flashCookieOptions(request: FastifyRequest) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: request.protocol === 'https',
+  };
+}
+
+/**
+ * @internal Keeps a one-time message (a new token or secret) for the page the browser is sent to
+ * next (post/redirect/get): encrypted in the database, its key in an HttpOnly cookie.
+ */
+export async function rememberFlash(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: { database: Queryable; clock: Clock; newId: IdGenerator },
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const value = await putFlash(dependencies.database, {
+    sessionId: pageContext(request).sessionId,
+    payload,
+    ...dependencies,
+  });
+  reply.setCookie(FLASH_COOKIE, value, flashCookieOptions(request));
+}
+
+/**
+ * @internal Takes the one-time message the request's flash cookie points to, if any, and clears
+ * the cookie: a reload shows nothing.
+ */
+export async function recallFlash(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: { database: Queryable; clock: Clock },
+): Promise<Record<string, unknown> | undefined> {
+  const cookieValue = request.cookies[FLASH_COOKIE];
+  if (cookieValue === undefined) return undefined;
+  reply.clearCookie(FLASH_COOKIE, flashCookieOptions(request));
+  const payload = await takeFlash(dependencies.database, {
+    sessionId: pageContext(request).sessionId,
+    cookieValue,
+    clock: dependencies.clock,
+  });
+  return typeof payload === 'object' && payload !== null
+    ? (payload as Record<string, unknown>)
+    : undefined;
+}

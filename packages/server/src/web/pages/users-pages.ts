@@ -1,0 +1,192 @@
+import type { FastifyInstance } from 'fastify';
+import { type Role, roles } from '../../tokens/account-store.js';
+import {
+  changeUserRole,
+  disableUser,
+  inviteUser,
+  listUsers,
+  type UserInfo,
+} from '../../users/user-actions.js';
+import { pageContext, publicUrlOf, requirePageCapability, sendPage } from '../page-context.js';
+import { defineTemplate } from '../templates.js';
+import type { WebPage } from './index.js';
+import {
+  actorOf,
+  csrfPartial,
+  offsetField,
+  PAGE_SIZE,
+  type Paging,
+  paging,
+  pagingPartial,
+  recallFlash,
+  rememberFlash,
+  textField,
+  when,
+  withPageErrors,
+} from './page-helpers.js';
+
+const listTemplate = defineTemplate<{
+  users: UserInfo[];
+  me: string;
+  invited: { email: string; signInUrl: string; expiresAt: string } | undefined;
+  roles: readonly Role[];
+  csrfToken: string;
+  paging: Paging;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Users</h1>
+<p>People who sign in to this web application. Their role fixes what they may do, as for service accounts.</p>
+<form method="get" action="/users/invite"><button type="submit">Invite user</button></form>
+<% if (it.invited) { %>
+<section class="notice warning" aria-labelledby="invite-heading">
+<h2 id="invite-heading">Sign-in link for <%= it.invited.email %></h2>
+<p><strong>Send this link to them now: this is the only time it is shown.</strong> It works once, until <%= it.when(it.invited.expiresAt) %>.</p>
+<p class="secret" id="sign-in-link"><%= it.invited.signInUrl %></p>
+<button type="button" class="secondary" data-copy="sign-in-link" data-js-only>Copy link</button>
+</section>
+<% } %>
+<% if (it.users.length === 0) { %>
+<p class="notice">No users yet. Invite someone: they get a one-time link to choose a password.</p>
+<% } else { %>
+<table>
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+<tbody>
+<% for (const user of it.users) { %>
+<tr>
+<td><%= user.name %></td>
+<td><%= user.email %></td>
+<td><%= user.role %></td>
+<td><%= user.state %></td>
+<td><%= it.when(user.createdAt) %></td>
+<td>
+<% if (user.state !== 'disabled' && user.id !== it.me) { %>
+<form method="post" action="/users/<%= encodeURIComponent(user.id) %>/role" class="inline">
+${csrfPartial}
+<label for="role-<%= user.id %>" class="visually-hidden">Role of <%= user.email %></label>
+<select id="role-<%= user.id %>" name="role">
+<% for (const role of it.roles) { %><option value="<%= role %>"<%= role === user.role ? ' selected' : '' %>><%= role %></option>
+<% } %>
+</select>
+<button type="submit" class="secondary">Change role</button>
+</form>
+<form method="post" action="/users/<%= encodeURIComponent(user.id) %>/disable" class="inline">
+${csrfPartial}
+<button type="submit" class="danger" aria-label="Disable <%= user.email %>">Disable</button>
+</form>
+<% } %>
+</td>
+</tr>
+<% } %>
+</tbody>
+</table>
+<% } %>
+${pagingPartial}
+`);
+
+const inviteTemplate = defineTemplate<{ csrfToken: string; roles: readonly Role[] }>(`
+<h1>Invite user</h1>
+<p>They get a sign-in link that works once, for 24 hours, to choose a password.</p>
+<form method="post" action="/users/invite" class="stacked">
+${csrfPartial}
+<label for="email">Email
+<input id="email" name="email" type="email" required maxlength="320" autocomplete="off">
+</label>
+<label for="name">Name
+<input id="name" name="name" maxlength="200" autocomplete="off">
+</label>
+<label for="role">Role
+<select id="role" name="role">
+<% for (const role of it.roles) { %><option value="<%= role %>"<%= role === 'READONLY' ? ' selected' : '' %>><%= role %></option>
+<% } %>
+</select>
+</label>
+<button type="submit">Invite</button>
+</form>
+<p><a href="/users">Back to users</a></p>
+`);
+
+/**
+ * @internal The Users pages (users.manage): the list, **Invite user** (the link shown once, after
+ * a redirect), change role, disable: the same functions as `followup-server users …`.
+ */
+export const usersPages: WebPage =
+  ({ database, clock, newId, publicUrl }) =>
+  async (app: FastifyInstance) => {
+    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const context = (request: Parameters<typeof actorOf>[0]) => ({
+      database,
+      clock,
+      newId,
+      actor: actorOf(request),
+    });
+
+    app.get('/users', guard, async (request, reply) => {
+      const offset = offsetField(request.query);
+      const users = await listUsers(database, { limit: PAGE_SIZE, offset });
+      const flash = await recallFlash(request, reply, { database, clock });
+      const { csrfToken, user } = pageContext(request);
+      return sendPage(request, reply, {
+        title: 'Users',
+        body: listTemplate.render({
+          users,
+          me: user.id,
+          invited:
+            flash?.kind === 'invite'
+              ? (flash as unknown as { email: string; signInUrl: string; expiresAt: string })
+              : undefined,
+          roles,
+          csrfToken,
+          paging: paging('/users', {}, offset, users.length),
+          when,
+        }),
+      });
+    });
+
+    app.get('/users/invite', guard, async (request, reply) =>
+      sendPage(request, reply, {
+        title: 'Invite user',
+        body: inviteTemplate.render({ csrfToken: pageContext(request).csrfToken, roles }),
+      }),
+    );
+
+    app.post('/users/invite', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/users/invite', async () => {
+        const invitation = await inviteUser(context(request), {
+          email: textField(request.body, 'email', 321),
+          name: textField(request.body, 'name', 201),
+          role: textField(request.body, 'role', 10),
+          publicUrl: publicUrlOf(request, publicUrl),
+        });
+        await rememberFlash(
+          request,
+          reply,
+          { database, clock, newId },
+          {
+            kind: 'invite',
+            email: invitation.email,
+            signInUrl: invitation.signInUrl,
+            expiresAt: invitation.expiresAt,
+          },
+        );
+        return reply.redirect('/users', 303);
+      }),
+    );
+
+    app.post<{ Params: { id: string } }>('/users/:id/role', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/users', async () => {
+        await changeUserRole(
+          context(request),
+          request.params.id,
+          textField(request.body, 'role', 10),
+        );
+        return reply.redirect('/users', 303);
+      }),
+    );
+
+    app.post<{ Params: { id: string } }>('/users/:id/disable', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/users', async () => {
+        await disableUser(context(request), request.params.id);
+        return reply.redirect('/users', 303);
+      }),
+    );
+  };

@@ -1,0 +1,201 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createEndpointStore,
+  deliverableEvents,
+  type WebhookEndpointInfo,
+} from '../../delivery/webhook-endpoints.js';
+import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { defineTemplate } from '../templates.js';
+import type { WebPage } from './index.js';
+import {
+  csrfPartial,
+  offsetField,
+  PAGE_SIZE,
+  type Paging,
+  paging,
+  pagingPartial,
+  recallFlash,
+  rememberFlash,
+  textField,
+  when,
+  withPageErrors,
+} from './page-helpers.js';
+
+interface SecretFlash {
+  endpointId: string;
+  secret: string;
+  rotated: boolean;
+  previousSecretUntil: string | null;
+}
+
+const listTemplate = defineTemplate<{
+  endpoints: WebhookEndpointInfo[];
+  secret: SecretFlash | undefined;
+  csrfToken: string;
+  paging: Paging;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Webhook endpoints</h1>
+<p>URLs that receive signed webhooks when contacts and deals change.</p>
+<form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
+<% if (it.secret) { %>
+<section class="notice warning" aria-labelledby="secret-heading">
+<h2 id="secret-heading"><%= it.secret.rotated ? 'New signing secret' : 'Signing secret' %> of <%= it.secret.endpointId %></h2>
+<p><strong>Copy it now: this is the only time it is shown.</strong> Give it to the receiver, which verifies every delivery with it.<% if (it.secret.previousSecretUntil) { %> The previous secret signs too until <%= it.when(it.secret.previousSecretUntil) %>.<% } %></p>
+<p class="secret" id="signing-secret"><%= it.secret.secret %></p>
+<button type="button" class="secondary" data-copy="signing-secret" data-js-only>Copy secret</button>
+</section>
+<% } %>
+<% if (it.endpoints.length === 0) { %>
+<p class="notice">No endpoints yet. Add one to receive a webhook for each new contact.</p>
+<% } else { %>
+<table>
+<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+<tbody>
+<% for (const endpoint of it.endpoints) { %>
+<tr>
+<td><span class="url"><%= endpoint.url %></span><br><code class="muted"><%= endpoint.id %></code></td>
+<td><%= endpoint.events.join(', ') %></td>
+<td><%= endpoint.state %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
+<td><%= it.when(endpoint.createdAt) %></td>
+<td>
+<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
+${csrfPartial}
+<button type="submit" class="secondary" aria-label="Rotate secret of <%= endpoint.id %>">Rotate secret</button>
+</form>
+<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/<%= endpoint.state === 'active' ? 'disable' : 'enable' %>" class="inline">
+${csrfPartial}
+<button type="submit" class="secondary" aria-label="<%= endpoint.state === 'active' ? 'Disable' : 'Enable' %> <%= endpoint.id %>"><%= endpoint.state === 'active' ? 'Disable' : 'Enable' %></button>
+</form>
+<a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
+</td>
+</tr>
+<% } %>
+</tbody>
+</table>
+<% } %>
+${pagingPartial}
+`);
+
+const newTemplate = defineTemplate<{ csrfToken: string; kinds: readonly string[] }>(`
+<h1>Add endpoint</h1>
+<form method="post" action="/webhook-endpoints" class="stacked">
+${csrfPartial}
+<label for="url">URL
+<input id="url" name="url" type="url" required maxlength="2048" placeholder="https://crm.example.com/hooks/followup" autocomplete="off">
+</label>
+<fieldset>
+<legend>Events</legend>
+<p class="muted">Leave every box empty to receive every kind.</p>
+<% for (const kind of it.kinds) { %>
+<label class="check"><input type="checkbox" name="events" value="<%= kind %>"> <%= kind %></label>
+<% } %>
+</fieldset>
+<button type="submit">Add</button>
+</form>
+<p><a href="/webhook-endpoints">Back to webhook endpoints</a></p>
+`);
+
+function eventsField(body: unknown): string[] | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>).events;
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const kinds = list.filter((item): item is string => typeof item === 'string').slice(0, 50);
+  return kinds.length === 0 ? undefined : kinds;
+}
+
+/**
+ * @internal The Webhook endpoints pages (users.manage): the list, **Add endpoint** (the signing
+ * secret shown once, after a redirect), **Rotate secret**, disable and enable: the endpoint
+ * store, as `followup-server endpoints …` uses it.
+ */
+export const webhookEndpointsPages: WebPage =
+  ({ database, clock, newId }) =>
+  async (app: FastifyInstance) => {
+    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const endpoints = createEndpointStore({ database, clock, newId });
+
+    app.get('/webhook-endpoints', guard, async (request, reply) => {
+      const offset = offsetField(request.query);
+      const all = await endpoints.list();
+      const page = all.slice(offset, offset + PAGE_SIZE);
+      const flash = await recallFlash(request, reply, { database, clock });
+      return sendPage(request, reply, {
+        title: 'Webhook endpoints',
+        body: listTemplate.render({
+          endpoints: page,
+          secret: flash?.kind === 'signing-secret' ? (flash as unknown as SecretFlash) : undefined,
+          csrfToken: pageContext(request).csrfToken,
+          paging: paging('/webhook-endpoints', {}, offset, page.length),
+          when,
+        }),
+      });
+    });
+
+    app.get('/webhook-endpoints/new', guard, async (request, reply) =>
+      sendPage(request, reply, {
+        title: 'Add endpoint',
+        body: newTemplate.render({
+          csrfToken: pageContext(request).csrfToken,
+          kinds: deliverableEvents,
+        }),
+      }),
+    );
+
+    app.post('/webhook-endpoints', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/webhook-endpoints/new', async () => {
+        const events = eventsField(request.body);
+        const endpoint = await endpoints.add({
+          url: textField(request.body, 'url', 2048),
+          ...(events ? { events } : {}),
+        });
+        await rememberFlash(
+          request,
+          reply,
+          { database, clock, newId },
+          {
+            kind: 'signing-secret',
+            endpointId: endpoint.id,
+            secret: endpoint.secret,
+            rotated: false,
+            previousSecretUntil: null,
+          },
+        );
+        return reply.redirect('/webhook-endpoints', 303);
+      }),
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/webhook-endpoints/:id/rotate-secret',
+      guard,
+      async (request, reply) =>
+        withPageErrors(request, reply, '/webhook-endpoints', async () => {
+          const endpoint = await endpoints.rotateSecret(request.params.id);
+          await rememberFlash(
+            request,
+            reply,
+            { database, clock, newId },
+            {
+              kind: 'signing-secret',
+              endpointId: endpoint.id,
+              secret: endpoint.secret,
+              rotated: true,
+              previousSecretUntil: endpoint.previousSecretUntil,
+            },
+          );
+          return reply.redirect('/webhook-endpoints', 303);
+        }),
+    );
+
+    for (const action of ['disable', 'enable'] as const) {
+      app.post<{ Params: { id: string } }>(
+        `/webhook-endpoints/:id/${action}`,
+        guard,
+        async (request, reply) =>
+          withPageErrors(request, reply, '/webhook-endpoints', async () => {
+            await endpoints[action](request.params.id);
+            return reply.redirect('/webhook-endpoints', 303);
+          }),
+      );
+    }
+  };
