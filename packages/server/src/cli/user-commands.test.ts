@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/support/database.js';
 import { buildServer } from '../build-server.js';
@@ -5,6 +6,8 @@ import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
 import { createSessionStore } from '../users/sessions.js';
 import { type CliIo, runCli } from './run-cli.js';
+import { UsageError } from './usage.js';
+import { parsePublicUrl } from './user-commands.js';
 
 function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
   const out: string[] = [];
@@ -217,6 +220,26 @@ describe('followup-server users …', () => {
     const text = captured.out.join('');
     expect(text).toMatch(
       /Demo ADMIN user demo@example\.com: open this one-time sign-in link \(valid 24 hours\)\nand choose a password:\n {2}http:\/\/127\.0\.0\.1:\d+\/signin\/[A-Za-z0-9_-]{43}\n/,
+    );
+  });
+});
+
+describe('parsePublicUrl', () => {
+  it('keeps an http(s) URL without its trailing slash, and refuses the rest with a usage error', () => {
+    expect(parsePublicUrl('https://followup.example.org/')).toBe('https://followup.example.org');
+    expect(parsePublicUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(parsePublicUrl('https://example.org/followup/')).toBe('https://example.org/followup');
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        try {
+          const url = parsePublicUrl(text);
+          expect(['http:', 'https:']).toContain(new URL(url).protocol);
+          expect(url.endsWith('/')).toBe(false);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 });

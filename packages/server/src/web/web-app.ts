@@ -11,6 +11,7 @@ import type { SignInThrottle } from '../users/sign-in-throttle.js';
 import { registerAssetRoutes } from './assets.js';
 import { navigationFor } from './navigation.js';
 import { pageContext, requireSignedIn, sendPage, sendTooManyRequestsPage } from './page-context.js';
+import { safeNext } from './safe-next.js';
 import {
   choosePasswordTemplate,
   homeTemplate,
@@ -49,11 +50,6 @@ function field(body: unknown, name: string, max: number): string {
   if (typeof body !== 'object' || body === null) return '';
   const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value.slice(0, max) : '';
-}
-
-// Only a path of this site, so that `next` cannot send anyone elsewhere after sign-in.
-function safeNext(value: string): string {
-  return /^\/(?![/\\])[^\s]*$/.test(value) && !value.startsWith('/signin') ? value : '/';
 }
 
 /**
