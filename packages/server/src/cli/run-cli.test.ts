@@ -576,7 +576,7 @@ describe('followup-server', () => {
       const endpoint = JSON.parse(added.out);
       expect(endpoint).toEqual({
         id: expect.stringMatching(/^we_/),
-        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         url: 'https://hooks.example.com/followup',
         events: ['contact.created'],
       });

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { verifySignature } from '@followup/webhooks';
-import { describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it, vi } from 'vitest';
 import { buildDeliveryRequest } from './delivery-request.js';
 
 const message = {
@@ -15,6 +17,14 @@ describe('buildDeliveryRequest', () => {
     const request = buildDeliveryRequest(message, { secrets: ['whsec_a'], timestamp: T });
     expect(JSON.parse(request.body)).toEqual(message);
     expect(Object.keys(JSON.parse(request.body))).toEqual(['id', 'event', 'createdAt', 'data']);
+    expect(Object.keys(request.headers)).toEqual([
+      'X-Service-Event',
+      'X-Service-Delivery',
+      'X-Service-Signature',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
     expect(request.headers['X-Service-Delivery']).toBe(message.id);
     expect(request.headers['X-Service-Event']).toBe('contact.created');
   });
@@ -46,6 +56,52 @@ describe('buildDeliveryRequest', () => {
     expect(request.headers['X-Service-Signature']?.match(/v1=/g)).toHaveLength(2);
     for (const secret of ['whsec_new', 'whsec_old']) {
       expect(verifySignature(request.body, request.headers, { secret, now: T }).timestamp).toBe(T);
+    }
+  });
+
+  it('carries Standard Webhooks headers that the standardwebhooks package verifies unchanged', () => {
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const request = buildDeliveryRequest(message, { secrets: [secret], timestamp: T });
+    expect(request.headers['webhook-id']).toBe(message.id);
+    expect(request.headers['webhook-timestamp']).toBe(String(T));
+    expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    const lower = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    const receiver = new Webhook(secret);
+    // The package checks the timestamp against the system clock: verify at the attempt's time.
+    vi.useFakeTimers({ toFake: ['Date'], now: T * 1000 });
+    try {
+      expect(receiver.verify(request.body, lower)).toEqual(JSON.parse(request.body));
+      expect(() => receiver.verify(`${request.body} `, lower)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(request.body, lower),
+      ).toThrow();
+    } finally {
+      vi.useRealTimers();
+    }
+    // The same secret keys the t=,v1= scheme with its string.
+    expect(verifySignature(request.body, request.headers, { secret, now: T }).timestamp).toBe(T);
+  });
+
+  it('signs Standard Webhooks with every secret of a rotation, each verifying', () => {
+    const fresh = `whsec_${randomBytes(32).toString('base64')}`;
+    // A secret of an earlier release, in base64url: its decoded bytes key the scheme.
+    const earlier = `whsec_${randomBytes(32).toString('base64url')}`;
+    const request = buildDeliveryRequest(message, { secrets: [fresh, earlier], timestamp: T });
+    expect(request.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    const lower = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    vi.useFakeTimers({ toFake: ['Date'], now: T * 1000 });
+    try {
+      // The package reads standard, padded base64: the earlier secret converted to it.
+      const converted = `whsec_${earlier.slice(6).replace(/-/g, '+').replace(/_/g, '/')}=`;
+      for (const secret of [fresh, converted]) {
+        expect(new Webhook(secret).verify(request.body, lower)).toBeTruthy();
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

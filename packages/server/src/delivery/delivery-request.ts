@@ -1,4 +1,33 @@
+import { createHmac } from 'node:crypto';
 import { SIGNATURE_HEADER, signPayload } from '@followup/webhooks';
+
+/**
+ * @internal The key bytes a signing secret gives the Standard Webhooks scheme: the base64 after
+ * `whsec_` decoded (standard or URL-safe alphabet, so the base64url secrets of earlier releases
+ * work too), as the specification says. The `t=,v1=` scheme keys with the secret string itself,
+ * as Stripe does.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+}
+
+/**
+ * @internal The Standard Webhooks `webhook-signature` value: `v1,<base64 HMAC-SHA256 of
+ * "<id>.<timestamp>.<body>">` per secret, separated by spaces.
+ */
+export function standardWebhookSignature(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  return secrets
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', standardWebhookKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+    )
+    .join(' ');
+}
 
 /** One delivery of an event to one endpoint, as the subscriber receives it. */
 export interface DeliveryMessage {
@@ -23,14 +52,19 @@ export interface DeliveryRequest {
    * update), byte for byte what was signed.
    */
   readonly body: string;
-  /** `X-Service-Event`, `X-Service-Delivery` and `X-Service-Signature`. */
+  /**
+   * `X-Service-Event`, `X-Service-Delivery` and `X-Service-Signature`, and the Standard Webhooks
+   * `webhook-id` (the delivery id), `webhook-timestamp` and `webhook-signature`.
+   */
   readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
  * Serializes a delivery and signs it for one attempt: the body is `{id, event, createdAt,
  * data}` (the same bytes on every attempt), `X-Service-Signature` is `t=<now>,v1=<hex>` with one
- * `v1` per signing secret (two while an endpoint's secret is being rotated).
+ * `v1` per signing secret (two while an endpoint's secret is being rotated), and the Standard
+ * Webhooks headers carry the same attempt signed their way (`webhook-signature: v1,<base64>`,
+ * one per secret).
  *
  * @param message - The delivery.
  * @param options.secrets - The endpoint's signing secrets, the current one first.
@@ -59,6 +93,14 @@ export function buildDeliveryRequest(
         secret: options.secrets,
         timestamp: options.timestamp,
       }),
+      'webhook-id': message.id,
+      'webhook-timestamp': String(options.timestamp),
+      'webhook-signature': standardWebhookSignature(
+        options.secrets,
+        message.id,
+        options.timestamp,
+        body,
+      ),
     },
   };
 }

@@ -21,7 +21,7 @@ describe('the webhook endpoint store', () => {
       state: 'active',
       previousSecretUntil: null,
     });
-    expect(first.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(first.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(second.secret).not.toBe(first.secret);
     const listed = await store().list();
     expect(listed.map((endpoint) => endpoint.id)).toEqual([first.id, second.id]);

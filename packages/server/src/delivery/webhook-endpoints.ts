@@ -61,9 +61,13 @@ function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
   };
 }
 
-/** @internal A new signing secret: `whsec_` and 32 random bytes in base64url. */
+/**
+ * @internal A new signing secret: `whsec_` and 32 random bytes in standard base64, so that one
+ * secret serves both schemes (Standard Webhooks decodes the base64; `t=,v1=` keys with the
+ * string).
+ */
 export function generateSigningSecret(): string {
-  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
 /**
