@@ -2,6 +2,11 @@ import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
+import {
+  type ConnectionLimits,
+  connectionServerOptions,
+  DEFAULT_CONNECTION_LIMITS,
+} from './connection-limits.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
 import {
   DEFAULT_ADDRESS_RATE_LIMIT,
@@ -101,6 +106,11 @@ export interface BuildServerOptions {
   /** The handler of each vendor's verified webhooks, by key; run after the 202. */
   ehrHandlers?: Readonly<Record<string, EhrWebhookHandler>>;
   /**
+   * Timeouts and the connection cap that keep slow clients from holding the server (see
+   * {@link DEFAULT_CONNECTION_LIMITS}); each field given replaces its default.
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /**
    * Called after a request committed an outbox event (any kind of `WEBHOOK_EVENT_KINDS`), so that the
    * delivery worker picks it up at once: pass `() => worker.wake()` (see
    * {@link createDeliveryWorker}). Never throws into the request.
@@ -169,8 +179,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const logger =
     options.logger === false ? false : loggerOptions(options.logger ?? {}, secretHeaders);
 
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const app = Fastify({
     logger,
+    ...connectionServerOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newId('req'),
     requestIdHeader: false,
@@ -184,6 +196,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   // JSON only: without this, Fastify would also accept text/plain bodies.
+  app.server.maxConnections = limits.maxConnections;
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

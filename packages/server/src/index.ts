@@ -30,6 +30,7 @@ export {
 export type { TerminalSink } from './cli/progress-bar.js';
 export { type CliIo, runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
+export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export {
   createDeliveryWorker,
   DEFAULT_ATTEMPT_TIMEOUT_MS,

@@ -33,6 +33,14 @@ Commands:
       --address-rate-limit N              requests a minute per client address to the routes
                                           without a token: inbox and EHR webhooks, sign-in
                                           (ADDRESS_RATE_LIMIT, default 1200; 0 turns it off)
+      --headers-timeout SECONDS           the most a request's headers may take (HEADERS_TIMEOUT,
+                                          default 10); then 408 and the connection is closed
+      --request-timeout SECONDS           the most a whole request, body included, may take
+                                          (REQUEST_TIMEOUT, default 30)
+      --keep-alive-timeout SECONDS        idle keep-alive connections are closed after it
+                                          (KEEP_ALIVE_TIMEOUT, default 10; behind a load
+                                          balancer, set it above the balancer's idle timeout)
+      --max-connections N                 connections open at once (MAX_CONNECTIONS, default 4096)
       --auth-failure-limit N              refused tokens a minute per client address before its
                                           requests get 429 unchecked (AUTH_FAILURE_LIMIT,
                                           default 30; 0 turns it off)
@@ -106,6 +114,10 @@ export const optionSpec = {
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'keep-alive-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
   'address-rate-limit': { type: 'string' },
   'auth-failure-limit': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
