@@ -65,6 +65,7 @@ export { OffsetPage, type OffsetPageParams } from './offset-page.js';
 export { Page } from './page.js';
 export { PagePromise } from './page-promise.js';
 export { Audit, type CursorListParams } from './resources/audit.js';
+export { ContactSync, type ContactSyncParams } from './resources/contact-sync.js';
 export { type ContactListParams, Contacts } from './resources/contacts.js';
 export {
   CrudResource,
@@ -106,6 +107,20 @@ export {
   type UpdateContactInput,
   updateContactInputSchema,
 } from './schemas/contact.js';
+export {
+  CONTACT_BATCH_MAX,
+  type ContactBatchResponse,
+  type ContactBatchResult,
+  type ContactChange,
+  type ContactChangeList,
+  contactBatchInputSchema,
+  contactBatchResponseSchema,
+  contactBatchResultSchema,
+  contactChangeListSchema,
+  contactChangeSchema,
+  type UpsertContactInput,
+  upsertContactInputSchema,
+} from './schemas/contact-sync.js';
 export { type Count, countSchema } from './schemas/count.js';
 export {
   type CreateDealInput,

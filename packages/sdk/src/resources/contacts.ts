@@ -12,6 +12,7 @@ import {
   type Lifecycle,
   type UpdateContactInput,
 } from '../schemas/contact.js';
+import { ContactSync, type ContactSyncParams } from './contact-sync.js';
 import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
 
 /**
@@ -91,6 +92,26 @@ export class Contacts extends CrudResource<
       },
       options,
     );
+  }
+
+  /**
+   * A change sync: every contact created, changed or deleted after a position (a cursor kept
+   * from an earlier sync), in commit order, exactly once even while writes continue
+   * (`GET /api/contacts/changes`). Keep `change.cursor` or `sync.position` to resume.
+   *
+   * @throws {@link ConfigurationError} at once for a bad parameter.
+   * @example
+   * ```ts
+   * const sync = client.contacts.sync({ cursor: saved });
+   * for await (const change of sync) {
+   *   if (change.type === 'changed') replica.set(change.contact.id, change.contact);
+   *   else replica.delete(change.id);
+   * }
+   * saved = sync.position;
+   * ```
+   */
+  sync(params?: ContactSyncParams, options?: RequestOptions): ContactSync {
+    return new ContactSync(this.http, params, options);
   }
 
   /**

@@ -11,6 +11,7 @@ import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
+import { contactChangesRoute } from './contact-changes.js';
 import { dealStorage } from './deals.js';
 import {
   itemColumns,
@@ -63,6 +64,9 @@ export function contactRoutes(options: {
       search: ['first_name', 'last_name', 'email'],
     },
     changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
+    moreRoutes(app, records) {
+      contactChangesRoute(app, records, options);
+    },
     audited: { created: false, updated: false, deleted: true },
     events: onOutboxEvent ? { onOutboxEvent } : {},
     async beforeDelete(transaction, id) {

@@ -1,5 +1,5 @@
 import { boundedText, INPUT_LIMITS, type WebhookEventKind } from '@followup/sdk';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Capability } from '../capabilities.js';
@@ -43,6 +43,36 @@ export interface ResourceChange {
   fields: string[];
 }
 
+/**
+ * @internal The records of one resource family, for routes beyond the usual ones (the contact
+ * change feed, the contact batch): how rows read, and the create and update every surface
+ * shares. After a commit, tell `events.onOutboxEvent` when a create or an `announced` update
+ * wrote an event.
+ */
+export interface ResourceRecords {
+  /** The table. */
+  table: string;
+  /** The select list of a record's columns. */
+  columns: string;
+  /** A row of `columns` as the API returns it. */
+  toItem: (row: Record<string, unknown>) => Record<string, unknown>;
+  /** What `POST <path>` does, in the caller's transaction. */
+  create: (
+    transaction: Queryable,
+    actor: AuditActor,
+    body: Record<string, unknown>,
+  ) => Promise<{ item: Record<string, unknown> }>;
+  /** What `PATCH <path>/:id` does, in the caller's transaction. */
+  update: (
+    transaction: Queryable,
+    actor: AuditActor,
+    id: string,
+    body: Record<string, unknown>,
+  ) => Promise<{ item: Record<string, unknown>; announced: boolean }>;
+  /** Takes the table's change lock (when it has a change order) for the rest of the transaction. */
+  lockOrder: (transaction: Queryable) => Promise<void>;
+}
+
 /** @internal Everything that makes one resource family: table, fields, schemas, capabilities. */
 export interface ResourceDefinition {
   /** Singular, lower case: `contact`. Names the audit target type, and the events. */
@@ -83,6 +113,8 @@ export interface ResourceDefinition {
    * leaves the id in `tombstones` when given.
    */
   changes?: { order: ChangeOrder; tombstones?: string };
+  /** Registers routes beyond the usual ones, with the family's {@link ResourceRecords}. */
+  moreRoutes?: (app: FastifyInstance, records: ResourceRecords) => void;
   /** Which changes are written to the audit log as `<name>.<change>`. */
   audited: { created: boolean; updated: boolean; deleted: boolean };
   /**
@@ -247,7 +279,121 @@ export function resourceRoutes(
     );
   }
 
+  /**
+   * Creates a record in `transaction`: the insert, its audit entry, its `<name>.created` event
+   * and `afterCreate`. The caller tells `onOutboxEvent` after the commit.
+   */
+  async function create(
+    transaction: Queryable,
+    actor: AuditActor,
+    body: Record<string, unknown>,
+  ): Promise<{ item: Record<string, unknown> }> {
+    const id = newId(definition.idPrefix);
+    const values: unknown[] = [id];
+    for (const [key, field] of fieldEntries) {
+      values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
+    }
+    const fields = Object.keys(body).filter((key) => body[key] !== undefined);
+    await lockOrder(transaction);
+    // Read after the change lock, so that createdAt follows the change order.
+    const now = new Date(clock.now());
+    values.push(now);
+    if (definition.updatedAt) values.push(now);
+    const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
+    const { rows } = await transaction.query(
+      `INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns}`,
+      values,
+    );
+    const created = toItem(rows[0] as Record<string, unknown>);
+    await audit(transaction, 'created', actor, id, { fields });
+    if (events) {
+      await recordOutboxEvent(
+        transaction,
+        { event: eventKind('created'), data: created },
+        { clock, newId },
+      );
+    }
+    await definition.afterCreate?.({
+      transaction,
+      item: created,
+      accountId: actor.id ?? '',
+      actor,
+      fields,
+    });
+    return { item: created };
+  }
+
+  /**
+   * Changes the fields of `body` in `transaction`, with its audit entry, its `<name>.updated`
+   * event (when a value changed: `announced`) and `afterUpdate`; an empty change answers the
+   * record unchanged. Throws `not_found` for an unknown id.
+   */
+  async function update(
+    transaction: Queryable,
+    actor: AuditActor,
+    id: string,
+    body: Record<string, unknown>,
+  ): Promise<{ item: Record<string, unknown>; announced: boolean }> {
+    const assignments: string[] = [];
+    const values: unknown[] = [id];
+    const fields: string[] = [];
+    for (const [key, field] of fieldEntries) {
+      if (!(key in body) || body[key] === undefined) continue;
+      values.push(toColumnValue(field, body[key]));
+      assignments.push(`${field.column} = $${values.length}`);
+      fields.push(key);
+    }
+    if (assignments.length === 0) {
+      // Nothing to change: answer the record as it is, without touching updatedAt.
+      const { rows } = await transaction.query(`SELECT ${columns} FROM ${table} WHERE id = $1`, [
+        id,
+      ]);
+      const row = rows[0];
+      if (!row) throw notFound(definition, id);
+      return { item: toItem(row), announced: false };
+    }
+    const changes = definition.changes;
+    if (changes) assignments.push(`change_seq = nextval('${changes.order.sequence}')`);
+    await lockOrder(transaction);
+    if (definition.updatedAt) {
+      values.push(new Date(clock.now()));
+      assignments.push(`updated_at = $${values.length}`);
+    }
+    // The record before the change, locked, for the event's previousAttributes.
+    const before = events
+      ? (await transaction.query(`SELECT ${columns} FROM ${table} WHERE id = $1 FOR UPDATE`, [id]))
+          .rows[0]
+      : undefined;
+    const { rows } = await transaction.query(
+      `UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $1 RETURNING ${columns}`,
+      values,
+    );
+    const row = rows[0];
+    if (!row) throw notFound(definition, id);
+    await audit(transaction, 'updated', actor, id, { fields });
+    const item = toItem(row);
+    await definition.afterUpdate?.({
+      transaction,
+      item,
+      accountId: actor.id ?? '',
+      actor,
+      fields,
+    });
+    const previousAttributes =
+      before === undefined ? undefined : changedAttributes(toItem(before), item);
+    if (previousAttributes === undefined) return { item, announced: false };
+    await recordOutboxEvent(
+      transaction,
+      { event: eventKind('updated'), data: item, previousAttributes },
+      { clock, newId },
+    );
+    return { item, announced: true };
+  }
+
+  const records: ResourceRecords = { table, columns, toItem, create, update, lockOrder };
+
   return async (app) => {
+    definition.moreRoutes?.(app, records);
     const keyset = definition.list;
     if (keyset) {
       const source = { table, columns, filters: keyset, toItem };
@@ -366,42 +512,10 @@ export function resourceRoutes(
       async (request, reply) => {
         const body = request.body as Record<string, unknown>;
         const actor = actorOf(request);
-        const id = newId(definition.idPrefix);
-        const values: unknown[] = [id];
-        for (const [key, field] of fieldEntries) {
-          values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
-        }
-        const fields = Object.keys(body).filter((key) => body[key] !== undefined);
         try {
-          const item = await database.transaction(async (transaction) => {
-            await lockOrder(transaction);
-            // Read after the change lock, so that createdAt follows the change order.
-            const now = new Date(clock.now());
-            values.push(now);
-            if (definition.updatedAt) values.push(now);
-            const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
-            const { rows } = await transaction.query(
-              `INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns}`,
-              values,
-            );
-            const created = toItem(rows[0] as Record<string, unknown>);
-            await audit(transaction, 'created', actor, id, { fields });
-            if (events) {
-              await recordOutboxEvent(
-                transaction,
-                { event: eventKind('created'), data: created },
-                { clock, newId },
-              );
-            }
-            await definition.afterCreate?.({
-              transaction,
-              item: created,
-              accountId: actor.id ?? '',
-              actor,
-              fields,
-            });
-            return created;
-          });
+          const { item } = await database.transaction((transaction) =>
+            records.create(transaction, actor, body),
+          );
           definition.afterCreateCommitted?.();
           if (events) events.onOutboxEvent?.();
           return reply.code(201).send(item);
@@ -428,72 +542,12 @@ export function resourceRoutes(
         const { id } = request.params as z.output<typeof idParams>;
         const body = request.body as Record<string, unknown>;
         const actor = actorOf(request);
-        const assignments: string[] = [];
-        const values: unknown[] = [id];
-        const fields: string[] = [];
-        for (const [key, field] of fieldEntries) {
-          if (!(key in body) || body[key] === undefined) continue;
-          values.push(toColumnValue(field, body[key]));
-          assignments.push(`${field.column} = $${values.length}`);
-          fields.push(key);
-        }
-        if (assignments.length === 0) {
-          // Nothing to change: answer the record as it is, without touching updatedAt.
-          const { rows } = await database.query(`SELECT ${columns} FROM ${table} WHERE id = $1`, [
-            id,
-          ]);
-          const row = rows[0];
-          if (!row) throw notFound(definition, id);
-          return toItem(row);
-        }
-        const changes = definition.changes;
-        if (changes) assignments.push(`change_seq = nextval('${changes.order.sequence}')`);
-        let announced = false;
         try {
-          const updated = await database.transaction(async (transaction) => {
-            await lockOrder(transaction);
-            if (definition.updatedAt) {
-              values.push(new Date(clock.now()));
-              assignments.push(`updated_at = $${values.length}`);
-            }
-            // The record before the change, locked, for the event's previousAttributes.
-            const before = events
-              ? (
-                  await transaction.query(
-                    `SELECT ${columns} FROM ${table} WHERE id = $1 FOR UPDATE`,
-                    [id],
-                  )
-                ).rows[0]
-              : undefined;
-            const { rows } = await transaction.query(
-              `UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $1 RETURNING ${columns}`,
-              values,
-            );
-            const row = rows[0];
-            if (!row) throw notFound(definition, id);
-            await audit(transaction, 'updated', actor, id, { fields });
-            const item = toItem(row);
-            await definition.afterUpdate?.({
-              transaction,
-              item,
-              accountId: actor.id ?? '',
-              actor,
-              fields,
-            });
-            const previousAttributes =
-              before === undefined ? undefined : changedAttributes(toItem(before), item);
-            if (previousAttributes !== undefined) {
-              await recordOutboxEvent(
-                transaction,
-                { event: eventKind('updated'), data: item, previousAttributes },
-                { clock, newId },
-              );
-              announced = true;
-            }
-            return item;
-          });
+          const { item, announced } = await database.transaction((transaction) =>
+            records.update(transaction, actor, id, body),
+          );
           if (announced) events?.onOutboxEvent?.();
-          return updated;
+          return item;
         } catch (error) {
           throw constraintProblem(definition, error);
         }

@@ -1,0 +1,140 @@
+import { contactChangeListSchema } from '@followup/sdk';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+import { timestampParameter } from './keyset-list.js';
+import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
+import { limitParameter } from './list-query.js';
+import type { ResourceRecords } from './resource-routes.js';
+
+const query = z.strictObject({
+  limit: limitParameter,
+  cursor: z
+    .string({ error: 'cursor must be given once' })
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe('The nextCursor (or a change cursor) of an earlier page'),
+  updatedSince: timestampParameter
+    .optional()
+    .describe('Where a first walk starts: changes at or after this ISO 8601 time'),
+});
+
+// Change cursors are list cursors of a fixed query: the feed's position does not depend on limit.
+const feedFingerprint = listFingerprint(['contacts.changes']);
+const cursorOf = (seq: string) => encodeListCursor(feedFingerprint, { kind: 'change', seq });
+
+function invalidCursor(message: string): ProblemError {
+  return new ProblemError({
+    status: 400,
+    code: 'validation_failed',
+    detail: 'The request is not valid: see errors.',
+    errors: [{ path: 'cursor', message }],
+  });
+}
+
+interface ChangeRow extends Record<string, unknown> {
+  change_seq: string | number | bigint;
+}
+
+/**
+ * @internal `GET /api/contacts/changes` (contacts.read): every change to contacts after a
+ * position, in commit order: `changed` (created or updated, with the contact as it is now) and
+ * `deleted` (from the tombstones). Each change carries the cursor just after it; `nextCursor` is
+ * never null (a feed has no last page) and `hasMore` says whether more changes are waiting.
+ * Writers take the contacts change lock before numbering a change, so a position never passes a
+ * change that commits later: resuming from any cursor returns every later change exactly once.
+ */
+export function contactChangesRoute(
+  app: FastifyInstance,
+  records: ResourceRecords,
+  options: { database: Database; requireCapability: RequireCapability },
+): void {
+  const { database } = options;
+  app.get(
+    '/api/contacts/changes',
+    {
+      onRequest: options.requireCapability('contacts.read'),
+      schema: {
+        summary: 'Contact changes after a position, in commit order (change sync)',
+        description:
+          'Each change is changed (created or updated: the contact as it is now) or deleted. ' +
+          'Keep the cursor of the last change applied (or nextCursor) and pass it back as cursor ' +
+          'to continue, now or later: every later change comes exactly once, deletions included. ' +
+          'Without a cursor the walk starts at the beginning, or at updatedSince.',
+        tags: ['Contacts'],
+        security: [{ bearerAuth: [] }],
+        querystring: query,
+        response: { 200: contactChangeListSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, updatedSince } = request.query as z.output<typeof query>;
+      let after = '0';
+      if (cursor !== undefined) {
+        if (updatedSince !== undefined) {
+          throw invalidCursor('cursor already says where to start: leave updatedSince out');
+        }
+        const decoded = decodeListCursor(cursor);
+        const position =
+          decoded && decoded.fingerprint === feedFingerprint
+            ? positionOf('change', decoded.values)
+            : undefined;
+        if (position?.kind !== 'change') {
+          throw invalidCursor('cursor is not a cursor of this change feed');
+        }
+        after = position.seq;
+      }
+      // A first walk that finds nothing starts next time after every change committed before
+      // its read: read that bound first, so the page's snapshot holds everything up to it (a
+      // change in flight now takes a higher number: numbers are taken under the change lock).
+      let latest = '0';
+      if (cursor === undefined) {
+        const { rows: bound } = await database.query<{ seq: string | null }>(
+          `SELECT GREATEST((SELECT max(change_seq) FROM contacts),
+                           (SELECT max(change_seq) FROM contact_tombstones))::text AS seq`,
+        );
+        latest = bound[0]?.seq ?? '0';
+      }
+      const since = updatedSince === undefined ? '' : ' AND updated_at >= $3::timestamptz';
+      const deletedSince = updatedSince === undefined ? '' : ' AND deleted_at >= $3::timestamptz';
+      const params = [after, limit + 1, ...(updatedSince === undefined ? [] : [updatedSince])];
+      // One read, one snapshot: both tables at the same instant. Each side is an index range
+      // on change_seq; the merge keeps the first limit + 1 of the two.
+      const { rows } = await database.query<ChangeRow>(
+        `(SELECT change_seq, ${records.columns}, NULL::timestamptz AS deleted_at
+            FROM contacts WHERE change_seq > $1::bigint${since} ORDER BY change_seq LIMIT $2)
+         UNION ALL
+         (SELECT change_seq, id, ${records.columns
+           .split(', ')
+           .slice(1)
+           .map((column) => `NULL AS ${column}`)
+           .join(', ')}, deleted_at
+            FROM contact_tombstones WHERE change_seq > $1::bigint${deletedSince}
+           ORDER BY change_seq LIMIT $2)
+         ORDER BY change_seq LIMIT $2`,
+        params,
+      );
+      const page = rows.slice(0, limit);
+      const changes = page.map((row) =>
+        row.deleted_at === null
+          ? {
+              type: 'changed' as const,
+              contact: records.toItem(row),
+              cursor: cursorOf(String(row.change_seq)),
+            }
+          : {
+              type: 'deleted' as const,
+              id: String(row.id),
+              deletedAt: (row.deleted_at as Date).toISOString(),
+              cursor: cursorOf(String(row.change_seq)),
+            },
+      );
+      const nextCursor = changes.at(-1)?.cursor ?? cursor ?? cursorOf(latest);
+      return { changes, nextCursor, hasMore: rows.length > limit };
+    },
+  );
+}
