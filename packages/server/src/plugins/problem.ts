@@ -151,6 +151,15 @@ export function toProblem(error: unknown): ProblemError {
         'The request contains text that cannot be stored (a NUL character or an unpaired surrogate).',
     });
   }
+  // PostgreSQL cancelled a statement that ran past statement_timeout: busy, not broken.
+  if (fastifyError?.code === '57014') {
+    return new ProblemError({
+      status: 503,
+      code: 'query_timeout',
+      detail: 'The query took too long and was cancelled. Retry later, or ask for less.',
+      headers: { 'Retry-After': '1' },
+    });
+  }
   const known = fastifyError?.code ? fastifyCodes[fastifyError.code] : undefined;
   if (known) return new ProblemError(known);
   const status = fastifyError?.statusCode;

@@ -36,6 +36,8 @@ export async function applyMigrations(
 ): Promise<MigrateResult> {
   const migrations = [...list].sort((a, b) => a.version - b.version);
   return database.transaction(async (transaction) => {
+    // Waiting for another instance's migrations, or running a long one, is not a slow query.
+    await transaction.query('SET LOCAL statement_timeout = 0');
     await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [migrationLockKey]);
     await transaction.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -13,7 +13,16 @@ export interface PostgresDatabaseOptions {
   schema?: string;
   /** Most connections held at once; defaults to 10. */
   maxConnections?: number;
+  /**
+   * The longest one statement may run, in milliseconds, before PostgreSQL cancels it
+   * (`statement_timeout`); a request whose query is cancelled answers 503 `query_timeout`.
+   * Defaults to {@link DEFAULT_STATEMENT_TIMEOUT_MS}; 0 for none. Migrations run without it.
+   */
+  statementTimeoutMs?: number;
 }
+
+/** The default `statement_timeout` of PostgreSQL connections: 30 seconds. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
 const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -39,7 +48,17 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
   };
-  if (schema !== undefined) config.options = `-c search_path=${schema}`;
+  const timeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  if (!(Number.isSafeInteger(timeout) && timeout >= 0)) {
+    throw new FollowUpServerError({
+      code: 'invalid_statement_timeout',
+      message: 'statementTimeoutMs is a whole number of milliseconds, 0 for none.',
+    });
+  }
+  config.options = [
+    `-c statement_timeout=${timeout}`,
+    ...(schema === undefined ? [] : [`-c search_path=${schema}`]),
+  ].join(' ');
   const pool = new pg.Pool(config);
   // An idle connection that the server drops (a restart) must not crash the process.
   pool.on('error', () => {});
