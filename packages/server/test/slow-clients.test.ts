@@ -42,8 +42,8 @@ describe('slow clients', () => {
       database: database(),
       logger: false,
       connectionLimits: {
-        headersTimeoutMs: 1000,
-        requestTimeoutMs: 1500,
+        headersTimeoutMs: 4000,
+        requestTimeoutMs: 5000,
         idleTimeoutMs: 10_000,
         checkIntervalMs: 50,
       },
@@ -57,18 +57,25 @@ describe('slow clients', () => {
     const slowHeaders: SlowClient[] = [];
     const slowBodies: SlowClient[] = [];
     try {
-      for (let index = 0; index < 250; index++) {
-        slowHeaders.push(
-          await openSlowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
-        );
-        slowBodies.push(
-          await openSlowClient(
-            port,
-            'POST /api/inbox/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
-              'Content-Length: 100000\r\n\r\n',
+      // All at once, so that they are open together well within their timeouts.
+      const [headers, bodies] = await Promise.all([
+        Promise.all(
+          Array.from({ length: 250 }, () =>
+            openSlowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
           ),
-        );
-      }
+        ),
+        Promise.all(
+          Array.from({ length: 250 }, () =>
+            openSlowClient(
+              port,
+              'POST /api/inbox/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+                'Content-Length: 100000\r\n\r\n',
+            ),
+          ),
+        ),
+      ]);
+      slowHeaders.push(...headers);
+      slowBodies.push(...bodies);
       opened.push(...[...slowHeaders, ...slowBodies].map((client) => client.socket));
       expect(slowHeaders.every((client) => !client.socket.destroyed)).toBe(true);
 
