@@ -6,6 +6,7 @@ import {
 } from '../delivery/webhook-endpoints.js';
 import { seedDemoData } from '../demo/demo-data.js';
 import { parseDuration } from '../duration.js';
+import { FollowUpServerError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
   createAccountStore,
@@ -240,6 +241,38 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       values.state === undefined ? {} : { state: values.state },
     );
     return output(deliveries, deliveries.map(deliveryLine).join(''));
+  },
+
+  async 'deliveries show'(values, database) {
+    const store = createDeliveryStore({ database });
+    const id = required(values, 'delivery');
+    const delivery = await store.get(id);
+    if (!delivery) {
+      throw new FollowUpServerError({ code: 'delivery_not_found', message: `No delivery ${id}.` });
+    }
+    const attempts = await store.attempts(id);
+    const lines = attempts.map(
+      (attempt) =>
+        `  ${attempt.startedAt}  ${attempt.status ?? '-'}  ${attempt.durationMs} ms  ${attempt.error ?? ''}\n`,
+    );
+    return output(
+      { ...delivery, attempts },
+      `${deliveryLine(delivery)}${lines.join('') || '  no attempt yet\n'}`,
+    );
+  },
+
+  async 'deliveries recover'(values, database) {
+    const endpointId = required(values, 'endpoint');
+    const sinceText = required(values, 'since');
+    const since = new Date(sinceText);
+    if (Number.isNaN(since.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(sinceText)) {
+      throw new UsageError('--since is an ISO 8601 time, such as 2026-03-01T00:00:00Z.');
+    }
+    const recovered = await createDeliveryStore({ database }).recover({ endpointId, since });
+    return output(
+      recovered,
+      `${recovered.length} failed deliveries of ${endpointId} since ${since.toISOString()} are due again now, oldest first\n`,
+    );
   },
 
   async 'deliveries retry'(values, database) {

@@ -623,6 +623,29 @@ describe('followup-server', () => {
       expect(missing.err).toContain('(endpoint_not_found)');
       const overlap = await run('endpoints', 'rotate-secret', '--endpoint', 'x', '--overlap', 'y');
       expect(overlap.code).toBe(2);
+
+      // Every change is audited, by the operator, never with a secret.
+      const { rows } = await database().query<{
+        action: string;
+        actor_type: string;
+        target_id: string;
+        metadata: Record<string, unknown>;
+      }>(
+        `SELECT action, actor_type, target_id, metadata FROM audit_entries
+          WHERE action LIKE 'endpoint.%' ORDER BY seq`,
+      );
+      expect(rows.map((row) => [row.action, row.actor_type, row.target_id])).toEqual([
+        ['endpoint.created', 'operator', endpoint.id],
+        ['endpoint.created', 'operator', endpoints[1].id],
+        ['endpoint.disabled', 'operator', endpoint.id],
+        ['endpoint.secret_rotated', 'operator', endpoint.id],
+        ['endpoint.removed', 'operator', endpoint.id],
+      ]);
+      expect(rows[0]?.metadata).toEqual({
+        url: 'https://hooks.example.com/followup',
+        events: ['contact.created'],
+      });
+      expect(JSON.stringify(rows)).not.toContain('whsec_');
     });
 
     it('lists deliveries by state and makes one due again', async () => {
@@ -662,6 +685,47 @@ describe('followup-server', () => {
       expect(badState.err).toContain('(invalid_state)');
       const missing = await run('deliveries', 'retry', '--delivery', 'dlv_missing');
       expect(missing.err).toContain('(delivery_not_found)');
+
+      await database().query(
+        `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error)
+         VALUES ($1, now(), 12, 503, NULL)`,
+        [listed[0].id],
+      );
+      const shown = JSON.parse(
+        (await run('deliveries', 'show', '--delivery', listed[0].id, '--json')).out,
+      );
+      expect(shown).toMatchObject({
+        id: listed[0].id,
+        attempts: [{ status: 503, durationMs: 12, error: null }],
+      });
+      expect((await run('deliveries', 'show', '--delivery', listed[0].id)).out).toContain('503');
+      expect((await run('deliveries', 'show', '--delivery', 'dlv_missing')).err).toContain(
+        '(delivery_not_found)',
+      );
+
+      await database().query(`UPDATE deliveries SET state = 'dead', next_attempt_at = NULL`);
+      const recovered = await run(
+        'deliveries',
+        'recover',
+        '--endpoint',
+        added.id,
+        '--since',
+        '2000-01-01T00:00:00Z',
+        '--json',
+      );
+      expect(JSON.parse(recovered.out)).toMatchObject([{ id: listed[0].id, state: 'pending' }]);
+      expect(
+        (await run('deliveries', 'recover', '--endpoint', added.id, '--since', 'x')).code,
+      ).toBe(2);
+      expect((await run('deliveries', 'recover', '--endpoint', added.id)).code).toBe(2);
+      const audited = await database().query<{ action: string; target_id: string }>(
+        `SELECT action, target_id FROM audit_entries
+          WHERE action IN ('delivery.retried', 'deliveries.recovered') ORDER BY seq`,
+      );
+      expect(audited.rows).toEqual([
+        { action: 'delivery.retried', target_id: listed[0].id },
+        { action: 'deliveries.recovered', target_id: added.id },
+      ]);
     });
 
     it('exits 1 with the error code for an unknown account or token', async () => {

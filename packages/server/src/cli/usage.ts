@@ -63,7 +63,11 @@ Commands:
                                           the old one signs too until the overlap ends (24h)
   endpoints remove --endpoint WE_ID       with its deliveries
   deliveries list [--state pending|delivered|dead]
-  deliveries retry --delivery DLV_ID      due again now, with the same id
+  deliveries show --delivery DLV_ID       the delivery and every attempt (time, status, duration,
+                                          error)
+  deliveries retry --delivery DLV_ID      due again now, with the same id (audited)
+  deliveries recover --endpoint WE_ID --since TIME   every failed delivery of the endpoint
+                                          since TIME (ISO 8601) due again now, oldest first
   users invite --email E --role ADMIN|MANAGER|AGENT|READONLY [--name N] [--public-url URL]
                                           prints a one-time sign-in link (24 h) once
   users list                              ids, roles, states, sessions, e-mails, names
@@ -107,6 +111,7 @@ export const optionSpec = {
   overlap: { type: 'string' },
   state: { type: 'string' },
   delivery: { type: 'string' },
+  since: { type: 'string' },
   email: { type: 'string' },
   user: { type: 'string' },
   'public-url': { type: 'string' },
@@ -148,7 +153,8 @@ export function required(
     | 'contacts'
     | 'url'
     | 'endpoint'
-    | 'delivery',
+    | 'delivery'
+    | 'since',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);

@@ -1,5 +1,7 @@
+import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
+import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 
 /** The states of a delivery. */
@@ -61,10 +63,19 @@ function toInfo(row: DeliveryRow): DeliveryInfo {
 const columns = `d.id, d.event_id, ev.event, d.endpoint_id, d.state, d.attempts, d.next_attempt_at,
   d.last_status, d.last_error, d.created_at, d.delivered_at`;
 
-/** @internal The operator's view of deliveries: list them, and send one again. */
-export function createDeliveryStore(options: { database: Database; clock?: Clock }) {
+/**
+ * @internal The operator's view of deliveries: list them, show one with its attempts, send one
+ * again (`delivery.retried`) or every failed one of an endpoint (`deliveries.recovered`), audited,
+ * by the operator unless another actor is passed. The CLI, `/api` and the web pages share it.
+ */
+export function createDeliveryStore(options: {
+  database: Database;
+  clock?: Clock;
+  newId?: IdGenerator;
+}) {
   const { database } = options;
   const clock = options.clock ?? systemClock;
+  const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
   return {
     /**
      * Deliveries oldest first (or newest first), of one state and one endpoint or all; at most
@@ -137,22 +148,85 @@ export function createDeliveryStore(options: { database: Database; clock?: Clock
      * Makes a delivery due now, whatever its state, with the same id. A dead delivery gets one
      * more attempt (its schedule is spent: if that fails, it is dead again).
      */
-    async retry(id: string): Promise<DeliveryInfo> {
-      const { rows } = await database.query<DeliveryRow>(
-        `WITH updated AS (
-           UPDATE deliveries SET state = 'pending', next_attempt_at = $2, lease_until = NULL
-            WHERE id = $1 RETURNING *)
-         SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
-        [id, new Date(clock.now())],
-      );
-      const row = rows[0];
-      if (!row) {
+    async retry(id: string, actor: AuditActor = { type: 'operator' }): Promise<DeliveryInfo> {
+      return database.transaction(async (transaction) => {
+        const { rows } = await transaction.query<DeliveryRow>(
+          `WITH updated AS (
+             UPDATE deliveries SET state = 'pending', next_attempt_at = $2, lease_until = NULL
+              WHERE id = $1 RETURNING *)
+           SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
+          [id, new Date(clock.now())],
+        );
+        const row = rows[0];
+        if (!row) {
+          throw new FollowUpServerError({
+            code: 'delivery_not_found',
+            message: `No delivery ${id}.`,
+          });
+        }
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'delivery.retried',
+            actor,
+            target: { type: 'delivery', id },
+            metadata: { endpointId: row.endpoint_id, previousState: row.state },
+          },
+          { clock, newId },
+        );
+        return toInfo(row);
+      });
+    },
+
+    /**
+     * Sends again every failed delivery of an endpoint created at or after `since`: the dead
+     * ones and the pending ones that have failed at least once, all due now, in the order they
+     * were created (their ids are time-ordered). Audited as `deliveries.recovered`.
+     *
+     * @returns The deliveries made due, oldest first.
+     */
+    async recover(
+      input: { endpointId: string; since: Date },
+      actor: AuditActor = { type: 'operator' },
+    ): Promise<DeliveryInfo[]> {
+      if (Number.isNaN(input.since.getTime())) {
         throw new FollowUpServerError({
-          code: 'delivery_not_found',
-          message: `No delivery ${id}.`,
+          code: 'invalid_since',
+          message: 'since is an ISO 8601 time, such as 2026-03-01T00:00:00Z.',
         });
       }
-      return toInfo(row);
+      return database.transaction(async (transaction) => {
+        const endpoint = await transaction.query('SELECT id FROM webhook_endpoints WHERE id = $1', [
+          input.endpointId,
+        ]);
+        if (endpoint.rows.length === 0) {
+          throw new FollowUpServerError({
+            code: 'endpoint_not_found',
+            message: `No webhook endpoint ${input.endpointId}.`,
+          });
+        }
+        const { rows } = await transaction.query<DeliveryRow>(
+          `WITH updated AS (
+             UPDATE deliveries SET state = 'pending', next_attempt_at = $3, lease_until = NULL
+              WHERE endpoint_id = $1 AND created_at >= $2
+                AND (state = 'dead' OR (state = 'pending' AND attempts > 0))
+             RETURNING *)
+           SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id
+            ORDER BY d.created_at, d.id`,
+          [input.endpointId, input.since, new Date(clock.now())],
+        );
+        await recordAuditEntry(
+          transaction,
+          {
+            action: 'deliveries.recovered',
+            actor,
+            target: { type: 'webhook_endpoint', id: input.endpointId },
+            metadata: { since: input.since.toISOString(), deliveries: rows.length },
+          },
+          { clock, newId },
+        );
+        return rows.map(toInfo);
+      });
     },
   };
 }

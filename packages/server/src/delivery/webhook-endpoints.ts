@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
+import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
-import type { Database } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
 import { checkEndpointUrl } from './endpoint-address.js';
 
 /** The prefix of an endpoint's signing secret. */
@@ -125,7 +126,9 @@ export function parseEventList(text: string | undefined): string[] {
 
 /**
  * @internal The operator's webhook endpoints (subscriptions): add, list, disable, rotate the
- * signing secret, remove. A secret is returned once, when it is made.
+ * signing secret, remove. A secret is returned once, when it is made. Every change is audited
+ * (`endpoint.created`, `endpoint.disabled`, `endpoint.enabled`, `endpoint.secret_rotated`,
+ * `endpoint.removed`), by the operator unless another actor is passed.
  */
 export function createEndpointStore(options: {
   database: Database;
@@ -136,19 +139,45 @@ export function createEndpointStore(options: {
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
 
-  async function updateOne(sql: string, params: unknown[], id: string) {
-    const { rows } = await database.query<EndpointRow>(sql, params);
-    const row = rows[0];
-    if (!row) throw notFound(id);
-    return toInfo(row, clock.now());
+  // Every change is audited as `endpoint.<action>`, in the change's transaction; the actor is
+  // the operator unless the caller says who (a user of the web application).
+  const operator: AuditActor = { type: 'operator' };
+  function audit(
+    transaction: Queryable,
+    action: string,
+    id: string,
+    actor: AuditActor,
+    metadata: Record<string, unknown> = {},
+  ) {
+    return recordAuditEntry(
+      transaction,
+      { action: `endpoint.${action}`, actor, target: { type: 'webhook_endpoint', id }, metadata },
+      { clock, newId },
+    );
   }
 
-  function setState(id: string, state: 'active' | 'disabled') {
+  async function updateOne(
+    sql: string,
+    params: unknown[],
+    id: string,
+    change: { action: string; actor: AuditActor; metadata?: Record<string, unknown> },
+  ) {
+    return database.transaction(async (transaction) => {
+      const { rows } = await transaction.query<EndpointRow>(sql, params);
+      const row = rows[0];
+      if (!row) throw notFound(id);
+      await audit(transaction, change.action, id, change.actor, change.metadata);
+      return toInfo(row, clock.now());
+    });
+  }
+
+  function setState(id: string, state: 'active' | 'disabled', actor: AuditActor) {
     return updateOne(
       `UPDATE webhook_endpoints SET state = $3, updated_at = $2 WHERE id = $1
        RETURNING ${infoColumns}`,
       [id, new Date(clock.now()), state],
       id,
+      { action: state === 'active' ? 'enabled' : 'disabled', actor },
     );
   }
 
@@ -157,21 +186,28 @@ export function createEndpointStore(options: {
      * Subscribes a URL to event kinds (by default `['*']`: every kind, later ones included);
      * returns its secret once.
      */
-    async add(input: {
-      url: string;
-      events?: readonly string[];
-    }): Promise<WebhookEndpointInfo & { secret: string }> {
+    async add(
+      input: {
+        url: string;
+        events?: readonly string[];
+      },
+      actor: AuditActor = operator,
+    ): Promise<WebhookEndpointInfo & { secret: string }> {
       const url = checkEndpointUrl(input.url).href;
       const events = parseEventList(input.events?.join(','));
       const id = newId('we');
       const secret = generateSigningSecret();
       const now = new Date(clock.now());
-      const { rows } = await database.query<EndpointRow>(
-        `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
-         VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
-        [id, url, events, secret, now],
-      );
-      return { ...toInfo(rows[0] as EndpointRow, clock.now()), secret };
+      const row = await database.transaction(async (transaction) => {
+        const { rows } = await transaction.query<EndpointRow>(
+          `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+           VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
+          [id, url, events, secret, now],
+        );
+        await audit(transaction, 'created', id, actor, { url, events });
+        return rows[0] as EndpointRow;
+      });
+      return { ...toInfo(row, clock.now()), secret };
     },
 
     /** Every endpoint, oldest first; never a secret. */
@@ -183,13 +219,13 @@ export function createEndpointStore(options: {
     },
 
     /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */
-    disable(id: string): Promise<WebhookEndpointInfo> {
-      return setState(id, 'disabled');
+    disable(id: string, actor: AuditActor = operator): Promise<WebhookEndpointInfo> {
+      return setState(id, 'disabled', actor);
     },
 
     /** Delivers to an endpoint again, the deliveries that waited included. */
-    enable(id: string): Promise<WebhookEndpointInfo> {
-      return setState(id, 'active');
+    enable(id: string, actor: AuditActor = operator): Promise<WebhookEndpointInfo> {
+      return setState(id, 'active', actor);
     },
 
     /**
@@ -199,6 +235,7 @@ export function createEndpointStore(options: {
     async rotateSecret(
       id: string,
       overlapSeconds: number = DEFAULT_ROTATION_OVERLAP_SECONDS,
+      actor: AuditActor = operator,
     ): Promise<WebhookEndpointInfo & { secret: string }> {
       if (
         !Number.isInteger(overlapSeconds) ||
@@ -218,16 +255,21 @@ export function createEndpointStore(options: {
           WHERE id = $1 RETURNING ${infoColumns}`,
         [id, secret, new Date(now + overlapSeconds * 1000), new Date(now)],
         id,
+        { action: 'secret_rotated', actor, metadata: { overlapSeconds } },
       );
       return { ...info, secret };
     },
 
     /** Deletes an endpoint with its deliveries and their attempts. */
-    async remove(id: string): Promise<void> {
-      const { rowCount } = await database.query('DELETE FROM webhook_endpoints WHERE id = $1', [
-        id,
-      ]);
-      if (rowCount === 0) throw notFound(id);
+    async remove(id: string, actor: AuditActor = operator): Promise<void> {
+      await database.transaction(async (transaction) => {
+        const { rowCount } = await transaction.query(
+          'DELETE FROM webhook_endpoints WHERE id = $1',
+          [id],
+        );
+        if (rowCount === 0) throw notFound(id);
+        await audit(transaction, 'removed', id, actor);
+      });
     },
   };
 }

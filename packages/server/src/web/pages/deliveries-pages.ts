@@ -10,6 +10,7 @@ import { pageContext, requirePageCapability, sendPage } from '../page-context.js
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
 import {
+  actorOf,
   csrfPartial,
   offsetField,
   PAGE_SIZE,
@@ -114,7 +115,7 @@ export const deliveriesPages: WebPage =
   ({ database, clock, newId }) =>
   async (app: FastifyInstance) => {
     const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
-    const deliveries = createDeliveryStore({ database, clock });
+    const deliveries = createDeliveryStore({ database, clock, newId });
     const endpoints = createEndpointStore({ database, clock, newId });
 
     app.get('/deliveries', guard, async (request, reply) =>
@@ -162,7 +163,7 @@ export const deliveriesPages: WebPage =
     app.post<{ Params: { id: string } }>('/deliveries/:id/retry', guard, async (request, reply) => {
       const back = `/deliveries/${encodeURIComponent(request.params.id)}`;
       return withPageErrors(request, reply, back, async () => {
-        await deliveries.retry(request.params.id);
+        await deliveries.retry(request.params.id, actorOf(request));
         return reply.redirect(back, 303);
       });
     });

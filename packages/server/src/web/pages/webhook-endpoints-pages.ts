@@ -8,6 +8,7 @@ import { pageContext, requirePageCapability, sendPage } from '../page-context.js
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
 import {
+  actorOf,
   csrfPartial,
   offsetField,
   PAGE_SIZE,
@@ -145,10 +146,13 @@ export const webhookEndpointsPages: WebPage =
     app.post('/webhook-endpoints', guard, async (request, reply) =>
       withPageErrors(request, reply, '/webhook-endpoints/new', async () => {
         const events = eventsField(request.body);
-        const endpoint = await endpoints.add({
-          url: textField(request.body, 'url', 2048),
-          ...(events ? { events } : {}),
-        });
+        const endpoint = await endpoints.add(
+          {
+            url: textField(request.body, 'url', 2048),
+            ...(events ? { events } : {}),
+          },
+          actorOf(request),
+        );
         await rememberFlash(
           request,
           reply,
@@ -170,7 +174,11 @@ export const webhookEndpointsPages: WebPage =
       guard,
       async (request, reply) =>
         withPageErrors(request, reply, '/webhook-endpoints', async () => {
-          const endpoint = await endpoints.rotateSecret(request.params.id);
+          const endpoint = await endpoints.rotateSecret(
+            request.params.id,
+            undefined,
+            actorOf(request),
+          );
           await rememberFlash(
             request,
             reply,
@@ -193,7 +201,7 @@ export const webhookEndpointsPages: WebPage =
         guard,
         async (request, reply) =>
           withPageErrors(request, reply, '/webhook-endpoints', async () => {
-            await endpoints[action](request.params.id);
+            await endpoints[action](request.params.id, actorOf(request));
             return reply.redirect('/webhook-endpoints', 303);
           }),
       );
