@@ -39,6 +39,7 @@ import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { meRoutes } from './routes/me.js';
 import { sequenceRoutes } from './routes/sequences.js';
+import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
 import { secretHeaderNames } from './secret-headers.js';
 import type { Database } from './storage/database.js';
@@ -255,6 +256,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));
   app.register(userRoutes(resources));
+  app.register(userActionRoutes({ ...resources, publicUrl }));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
   app.register(inboxRoutes({ database, clock, newId, requireCapability, secret, ...announce }));
   app.register(

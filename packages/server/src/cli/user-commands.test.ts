@@ -225,10 +225,11 @@ describe('followup-server users …', () => {
 });
 
 describe('parsePublicUrl', () => {
-  it('keeps an http(s) URL without its trailing slash, and refuses the rest with a usage error', () => {
+  it('keeps the origin of an http(s) URL, and refuses a path, credentials or another scheme with a usage error', () => {
     expect(parsePublicUrl('https://followup.example.org/')).toBe('https://followup.example.org');
     expect(parsePublicUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
-    expect(parsePublicUrl('https://example.org/followup/')).toBe('https://example.org/followup');
+    expect(() => parsePublicUrl('https://example.org/followup/')).toThrow(UsageError);
+    expect(() => parsePublicUrl('https://user:pw@example.org')).toThrow(UsageError);
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (text) => {
         try {

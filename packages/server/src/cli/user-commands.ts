@@ -31,7 +31,7 @@ function requiredValue(values: CliOptions, name: 'email' | 'role' | 'user'): str
   return value;
 }
 
-/** @internal Checks `--public-url`: an absolute http: or https: URL, kept without a trailing /. */
+/** @internal Checks `--public-url`: an http: or https: origin (no path, query or credentials). */
 export function parsePublicUrl(text: string): string {
   let url: URL;
   try {
@@ -39,10 +39,20 @@ export function parsePublicUrl(text: string): string {
   } catch {
     throw new UsageError(`--public-url is not an absolute URL: ${text}`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new UsageError('--public-url is an http: or https: URL without a query or fragment.');
+  // The server serves its pages at / : a path prefix would break their links.
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  ) {
+    throw new UsageError(
+      '--public-url is an http: or https: origin, such as https://crm.example.org.',
+    );
   }
-  return url.href.replace(/\/+$/, '');
+  return url.origin;
 }
 
 function userLine(user: UserInfo): string {

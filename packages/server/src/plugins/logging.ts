@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactHeaders, secretHeaderNames } from '../secret-headers.js';
+import { redactSignInLink } from '../web/redact-sign-in-link.js';
 
 /** Something text is written to, such as `process.stdout` or a test's collector. */
 export interface TextSink {
@@ -42,10 +43,14 @@ export function loggerOptions(
     },
     serializers: {
       req(request: FastifyRequest) {
+        const headers = redactHeaders(request.headers, secret);
+        // A sign-in link's token is in its path, and in the Referer of what its page loads.
+        if (typeof headers.referer === 'string')
+          headers.referer = redactSignInLink(headers.referer);
         return {
           method: request.method,
-          url: request.url.split('?')[0] ?? request.url,
-          headers: redactHeaders(request.headers, secret),
+          url: redactSignInLink(request.url.split('?')[0] ?? request.url),
+          headers,
           remoteAddress: request.ip,
         };
       },

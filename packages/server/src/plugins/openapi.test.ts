@@ -28,7 +28,10 @@ describe('API reference', () => {
       '/api/sequences',
       '/api/sequences/{id}',
       '/api/users',
+      '/api/users/invitations',
       '/api/users/{id}',
+      '/api/users/{id}/disable',
+      '/api/users/{id}/sessions',
       '/healthz',
     ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/support/server.js';
+import { webSessionFor } from '../../test/support/web.js';
+
+const server = useTestServer({ publicUrl: 'https://crm.example.org' });
+
+async function call(token: string, method: string, url: string, payload?: unknown) {
+  return server().app.inject({
+    method: method as 'POST',
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+}
+
+describe('user actions on /api/users', () => {
+  it('POST /api/users/invitations answers the one-time link once, on the public URL, audited with the caller', async () => {
+    const { token, accountId } = await server().tokenFor('ADMIN');
+    const invited = await call(token, 'POST', '/api/users/invitations', {
+      email: 'grace@example.com',
+      role: 'MANAGER',
+      name: 'Grace Hopper',
+    });
+    expect(invited.statusCode).toBe(201);
+    const body = invited.json();
+    expect(body).toEqual({
+      id: expect.stringMatching(/^usr_/),
+      email: 'grace@example.com',
+      role: 'MANAGER',
+      signInUrl: expect.stringMatching(/^https:\/\/crm\.example\.org\/signin\/[A-Za-z0-9_-]{43}$/),
+      expiresAt: '2026-03-02T09:00:00.000Z',
+    });
+    const page = await server().app.inject({
+      method: 'GET',
+      url: new URL(body.signInUrl).pathname,
+    });
+    expect(page.statusCode).toBe(200);
+    const { rows } = await server().database.query<{
+      action: string;
+      actor_type: string;
+      actor_id: string;
+    }>(`SELECT action, actor_type, actor_id FROM audit_entries WHERE target_id = $1`, [body.id]);
+    expect(rows).toEqual([
+      { action: 'user.invited', actor_type: 'service_account', actor_id: accountId },
+    ]);
+    expect(JSON.stringify(server().logs)).not.toContain(new URL(body.signInUrl).pathname.slice(8));
+
+    const again = await call(token, 'POST', '/api/users/invitations', {
+      email: 'grace@example.com',
+      role: 'ADMIN',
+    });
+    expect(again.statusCode).toBe(201);
+    const bad = await call(token, 'POST', '/api/users/invitations', {
+      email: 'not-an-email',
+      role: 'ADMIN',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('validation_failed');
+  });
+
+  it('refuses to invite someone who already chose a password (409), and a disabled user cannot sign in', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const person = await webSessionFor(server(), 'AGENT', { email: 'active@example.com' });
+    const conflict = await call(token, 'POST', '/api/users/invitations', {
+      email: 'Active@example.com',
+      role: 'ADMIN',
+    });
+    expect(conflict.statusCode).toBe(409);
+
+    const disabled = await call(token, 'POST', `/api/users/${person.userId}/disable`);
+    expect(disabled.statusCode).toBe(200);
+    expect(disabled.json()).toMatchObject({ id: person.userId, state: 'disabled', sessions: 0 });
+    const signIn = await server().app.inject({
+      method: 'POST',
+      url: '/signin',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://localhost:80',
+      },
+      payload: new URLSearchParams({ email: person.email, password: person.password }).toString(),
+    });
+    expect(signIn.statusCode).toBe(401);
+    expect((await call(token, 'POST', '/api/users/usr_missing/disable')).statusCode).toBe(404);
+  });
+
+  it('DELETE /api/users/:id/sessions ends every session of the user at once', async () => {
+    const admin = await webSessionFor(server(), 'ADMIN');
+    const person = await webSessionFor(server(), 'AGENT');
+    const revoked = await server().app.inject({
+      method: 'DELETE',
+      url: `/api/users/${person.userId}/sessions`,
+      headers: {
+        cookie: admin.cookie,
+        origin: 'http://localhost:80',
+        'x-csrf-token': admin.csrfToken,
+      },
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ id: person.userId, sessionsEnded: 1 });
+    const after = await server().app.inject({
+      method: 'GET',
+      url: '/api/contacts',
+      headers: { cookie: person.cookie },
+    });
+    expect(after.statusCode).toBe(401);
+    const { rows } = await server().database.query<{ actor_type: string; actor_id: string }>(
+      `SELECT actor_type, actor_id FROM audit_entries WHERE action = 'user.sessions_revoked'`,
+    );
+    expect(rows).toEqual([{ actor_type: 'user', actor_id: admin.userId }]);
+  });
+});
