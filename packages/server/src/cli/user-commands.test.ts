@@ -173,6 +173,17 @@ describe('followup-server users …', () => {
     ]);
   });
 
+  it('users list lists every user, past one page of 200', async () => {
+    await database().query(
+      `INSERT INTO users (id, email, name, role, created_at)
+       SELECT 'usr_' || lpad(n::text, 4, '0'), 'u' || n || '@example.com', 'U', 'AGENT', now()
+         FROM generate_series(1, 201) AS n`,
+    );
+    const listed = JSON.parse((await run(['users', 'list', '--json'])).out) as { id: string }[];
+    expect(listed).toHaveLength(201);
+    expect(new Set(listed.map((user) => user.id)).size).toBe(201);
+  });
+
   it('start --demo prints a sign-in link for the same demo ADMIN user on every restart', async () => {
     const userIds: string[] = [];
     const links: string[] = [];

@@ -93,7 +93,13 @@ export const userCommands: Readonly<Record<string, OperatorCommand>> = {
   },
 
   async 'users list'(_values, database) {
-    const users = await listUsers(database, { limit: 200 });
+    // Every user, page after page: an operator's list never stops short.
+    const users: UserInfo[] = [];
+    for (;;) {
+      const page = await listUsers(database, { limit: 200, offset: users.length });
+      users.push(...page);
+      if (page.length < 200) break;
+    }
     return output(users, users.length === 0 ? 'No users yet.\n' : users.map(userLine).join(''));
   },
 
