@@ -59,6 +59,7 @@ export {
   type ResumeFrom,
   ValidationError,
 } from './errors.js';
+export { LIST_SORT_VALUES } from './internal/list-params.js';
 export type { OpenEnum } from './internal/open-enum.js';
 export { KeysetPage, type KeysetPageParams } from './keyset-page.js';
 export { OffsetPage, type OffsetPageParams } from './offset-page.js';

@@ -38,7 +38,14 @@ export function checkCursor(cursor: unknown): string | undefined {
   return cursor;
 }
 
-/** The orders of a contacts or deals list: `-` is newest first. */
+/**
+ * The orders of a contacts or deals list (`sort`): `-` is newest first.
+ *
+ * @example
+ * ```ts
+ * for (const sort of LIST_SORT_VALUES) console.log(sort); // e.g. to fill a menu
+ * ```
+ */
 export const LIST_SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
 
 /** Checks a `sort`. */
