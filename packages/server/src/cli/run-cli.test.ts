@@ -397,14 +397,24 @@ describe('followup-server', () => {
       }
       controller.abort();
       expect(await exit).toBe(0);
-      // A second start --demo adds an account but no more demo data.
+      // The demo token expires in a day, instead of never.
+      const store = createAccountStore({ database: database() });
+      const [demoAccount] = await store.listAccounts();
+      const [firstToken] = await store.listTokens(demoAccount?.id ?? '');
+      expect(firstToken?.expiresAt).toBeTruthy();
+      const lifetimeMs = Date.parse(firstToken?.expiresAt ?? '') - Date.now();
+      expect(lifetimeMs).toBeGreaterThan(23 * 60 * 60 * 1000);
+      expect(lifetimeMs).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+      // A second start --demo reuses the demo account (a new token) and adds no more demo data.
       const again = new AbortController();
       const second = captureIo({}, again.signal);
       second.io.database = database();
       const secondExit = runCli(['start', '--port', '0', '--demo', '--json'], second.io);
-      await second.firstLine;
+      const secondAnnounced = JSON.parse(await second.firstLine) as { url: string; token: string };
+      expect(parseToken(secondAnnounced.token)?.accountId).toBe(demoAccount?.id);
       again.abort();
       expect(await secondExit).toBe(0);
+      expect((await store.listAccounts()).map((account) => account.id)).toEqual([demoAccount?.id]);
       const { rows } = await database().query('SELECT count(*)::int AS n FROM contacts');
       expect(rows).toEqual([{ n: 300 }]);
       // The injected database is the caller's: still open.

@@ -2,6 +2,7 @@ import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
 import { parseRetryDelays } from '../delivery/retry-schedule.js';
+import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
 import { createIdGenerator } from '../ids.js';
@@ -123,8 +124,7 @@ export async function startCommand(
     let demoData: SeededDemoData | undefined;
     if (values.demo) {
       const accounts = createAccountStore({ database });
-      const account = await accounts.createAccount({ name: 'demo', role: 'ADMIN' });
-      demoToken = (await accounts.issueToken({ accountId: account.id })).token;
+      demoToken = (await demoAccountToken(database, accounts)).token;
       // Demo contacts and deals once: a restart with --demo does not add more.
       const { rows } = await database.query<{ any: boolean }>(
         'SELECT EXISTS (SELECT 1 FROM contacts) AS any',
@@ -173,7 +173,7 @@ export async function startCommand(
       io.stdout.write(`FollowUp server listening on ${url.origin} (${database.driver})\n`);
       if (demoToken) {
         io.stdout.write(
-          `Demo ADMIN token (shown once, store it now):\n  ${demoToken}\n` +
+          `Demo ADMIN token (shown once, valid for 24 hours; a restart prints a new one):\n  ${demoToken}\n` +
             `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/contacts\n`,
         );
         if (demoSignIn) {
