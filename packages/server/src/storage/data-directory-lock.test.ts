@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FollowUpServerError } from '../errors.js';
-import { LOCK_FILE_NAME, lockDataDirectory } from './data-directory-lock.js';
+import { LOCK_FILE_NAME, linuxProcessIdentity, lockDataDirectory } from './data-directory-lock.js';
 
 describe('lockDataDirectory', () => {
   let dataDir: string;
@@ -17,7 +17,7 @@ describe('lockDataDirectory', () => {
   it('writes our pid into the lock file and removes it on release', async () => {
     const lock = await lockDataDirectory(dataDir, { pid: 4242 });
     expect(lock.path).toBe(join(dataDir, LOCK_FILE_NAME));
-    expect((await readFile(lock.path, 'utf8')).trim()).toBe('4242');
+    expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe('4242');
     await lock.release();
     await expect(readFile(lock.path)).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -51,14 +51,14 @@ describe('lockDataDirectory', () => {
       pid: 5151,
       isProcessAlive: (pid) => pid !== 4242,
     });
-    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+    expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe('5151');
     await lock.release();
   });
 
   it('takes over an unreadable lock file', async () => {
     await writeFile(join(dataDir, LOCK_FILE_NAME), 'garbage');
     const lock = await lockDataDirectory(dataDir, { pid: 5151, isProcessAlive: () => true });
-    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+    expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe('5151');
     await lock.release();
   });
 
@@ -66,6 +66,36 @@ describe('lockDataDirectory', () => {
     const lock = await lockDataDirectory(dataDir, { pid: 4242 });
     await writeFile(lock.path, '5151\n');
     await lock.release();
-    expect((await readFile(lock.path, 'utf8')).trim()).toBe('5151');
+    expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe('5151');
+  });
+
+  it('takes over a lock whose pid now belongs to another process (PID 1 reused in a container)', async () => {
+    // The lock of an earlier incarnation with our very pid, as after SIGKILL and a restart.
+    await writeFile(join(dataDir, LOCK_FILE_NAME), `${process.pid}\n`);
+    const lock = await lockDataDirectory(dataDir);
+    expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe(String(process.pid));
+    await lock.release();
+    // Another live process's pid, recorded with another start: stale too.
+    await writeFile(join(dataDir, LOCK_FILE_NAME), `${process.ppid}\nidentity x:1\n`);
+    const second = await lockDataDirectory(dataDir, {
+      processIdentity: (pid) => (pid === process.ppid ? 'x:2' : undefined),
+    });
+    await second.release();
+  });
+
+  it('still refuses a live process that is the one recorded', async () => {
+    await writeFile(join(dataDir, LOCK_FILE_NAME), `${process.ppid}\nidentity x:1\n`);
+    await expect(
+      lockDataDirectory(dataDir, { processIdentity: () => 'x:1' }),
+    ).rejects.toMatchObject({ code: 'data_directory_locked' });
+  });
+
+  it('records the boot id and start time of the holder on Linux', async () => {
+    const identity = linuxProcessIdentity(process.pid);
+    if (process.platform === 'linux') expect(identity).toMatch(/^[0-9a-f-]{36}:\d+$/);
+    const lock = await lockDataDirectory(dataDir);
+    const text = await readFile(lock.path, 'utf8');
+    if (identity) expect(text).toBe(`${process.pid}\nidentity ${identity}\n`);
+    await lock.release();
   });
 });
