@@ -67,7 +67,11 @@ export { Page } from './page.js';
 export { PagePromise } from './page-promise.js';
 export { Audit, type CursorListParams } from './resources/audit.js';
 export { ContactSync, type ContactSyncParams } from './resources/contact-sync.js';
-export { type ContactListParams, Contacts } from './resources/contacts.js';
+export {
+  type ContactListParams,
+  Contacts,
+  type UpsertManyParams,
+} from './resources/contacts.js';
 export {
   CrudResource,
   type KeysetListParams,

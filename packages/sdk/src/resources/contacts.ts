@@ -1,5 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
+import { ConfigurationError } from '../errors.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { checkOneOf, checkText } from '../internal/list-params.js';
 import type { KeysetPage } from '../keyset-page.js';
@@ -12,8 +13,29 @@ import {
   type Lifecycle,
   type UpdateContactInput,
 } from '../schemas/contact.js';
+import {
+  CONTACT_BATCH_MAX,
+  type ContactBatchResult,
+  contactBatchResponseSchema,
+  type UpsertContactInput,
+} from '../schemas/contact-sync.js';
 import { ContactSync, type ContactSyncParams } from './contact-sync.js';
 import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
+
+/**
+ * Options of `client.contacts.upsertMany()`.
+ *
+ * @example
+ * ```ts
+ * const params: UpsertManyParams = { onProgress: ({ done, total }) => console.log(`${done}/${total}`) };
+ * ```
+ */
+export interface UpsertManyParams {
+  /** Items per request, 1 to 200 (default 200). */
+  batchSize?: number;
+  /** Called after each request with how many items are done, of how many. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
 
 /**
  * Parameters of `client.contacts.list()`: paging (`limit`, `cursor` or `offset`), `sort`,
@@ -112,6 +134,65 @@ export class Contacts extends CrudResource<
    */
   sync(params?: ContactSyncParams, options?: RequestOptions): ContactSync {
     return new ContactSync(this.http, params, options);
+  }
+
+  /**
+   * Creates or updates any number of contacts by e-mail address (`POST /api/contacts/batch`, up
+   * to 200 per request, one request after the other). Resolves to one result per item, `index`
+   * counting from the first item of `items`: `created` or `updated` with the contact, or
+   * `invalid` with what is wrong (nothing is written for it). Each request carries its own
+   * `Idempotency-Key` (derived from `options.idempotencyKey` when given), so retries never write
+   * twice. When a request fails, the error says which items were done (`error.message`), and
+   * the results so far are lost with it: send the rest again (a repeated upsert changes nothing).
+   *
+   * @example
+   * ```ts
+   * const results = await client.contacts.upsertMany(rows, {
+   *   onProgress: ({ done, total }) => console.log(`${done} of ${total}`),
+   * });
+   * const invalid = results.filter((result) => result.result === 'invalid');
+   * ```
+   */
+  async upsertMany(
+    items: readonly UpsertContactInput[],
+    params?: UpsertManyParams,
+    options?: RequestOptions,
+  ): Promise<ContactBatchResult[]> {
+    if (!Array.isArray(items)) {
+      throw new ConfigurationError({ message: 'items must be an array of contacts.' });
+    }
+    const size = params?.batchSize ?? CONTACT_BATCH_MAX;
+    if (!Number.isInteger(size) || size < 1 || size > CONTACT_BATCH_MAX) {
+      throw new ConfigurationError({
+        message: `batchSize must be a whole number from 1 to ${CONTACT_BATCH_MAX}.`,
+      });
+    }
+    const results: ContactBatchResult[] = [];
+    for (let start = 0; start < items.length; start += size) {
+      const chunk = items.slice(start, start + size);
+      const chunkOptions =
+        options?.idempotencyKey === undefined
+          ? options
+          : { ...options, idempotencyKey: `${options.idempotencyKey}-${start / size}` };
+      let data: { results: ContactBatchResult[] };
+      try {
+        ({ data } = await this.http.request({
+          method: 'POST',
+          path: '/api/contacts/batch',
+          body: { contacts: chunk },
+          schema: contactBatchResponseSchema,
+          options: chunkOptions,
+        }));
+      } catch (error) {
+        if (error instanceof Error && start > 0) {
+          error.message += ` Items 0 to ${start - 1} were upserted; send the rest again.`;
+        }
+        throw error;
+      }
+      for (const result of data.results) results.push({ ...result, index: result.index + start });
+      params?.onProgress?.({ done: start + chunk.length, total: items.length });
+    }
+    return results;
   }
 
   /**

@@ -11,6 +11,7 @@ import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
+import { contactBatchRoute } from './contact-batch.js';
 import { contactChangesRoute } from './contact-changes.js';
 import { dealStorage } from './deals.js';
 import {
@@ -66,6 +67,7 @@ export function contactRoutes(options: {
     changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
     moreRoutes(app, records) {
       contactChangesRoute(app, records, options);
+      contactBatchRoute(app, records, { ...options, onOutboxEvent });
     },
     audited: { created: false, updated: false, deleted: true },
     events: onOutboxEvent ? { onOutboxEvent } : {},

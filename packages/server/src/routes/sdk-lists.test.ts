@@ -82,4 +82,43 @@ describe.skipIf(testDriver !== 'pglite')('the SDK on contacts lists, sync and ba
       ConfigurationError,
     );
   });
+
+  it('upserts any number of contacts in batches of 200, with progress and one result per item', async () => {
+    const { client } = server;
+    const items = Array.from({ length: 450 }, (_, n) => ({
+      firstName: `Bulk${n}`,
+      lastName: 'Sdk',
+      email: n === 7 ? 'not-an-address' : `bulk${n}@example.com`,
+    }));
+    const progress: Array<{ done: number; total: number }> = [];
+    const results = await client.contacts.upsertMany(items, {
+      onProgress: (step) => progress.push(step),
+    });
+    expect(progress).toEqual([
+      { done: 200, total: 450 },
+      { done: 400, total: 450 },
+      { done: 450, total: 450 },
+    ]);
+    expect(results.map((result) => result.index)).toEqual(items.map((_, n) => n));
+    expect(results.filter((result) => result.result === 'invalid').map((r) => r.index)).toEqual([
+      7,
+    ]);
+    expect(results.filter((result) => result.result === 'created')).toHaveLength(449);
+    // Again, with one change and an explicit key (one derived key per request): updates only.
+    const again = await client.contacts.upsertMany(
+      items.map((item, n) => (n === 300 ? { ...item, lastName: 'Changed' } : item)),
+      { batchSize: 150 },
+      { idempotencyKey: 'bulk-import-2026-03-01' },
+    );
+    expect(new Set(again.map((result) => result.result))).toEqual(new Set(['updated', 'invalid']));
+    const changed = again[300];
+    expect(changed?.result === 'updated' && changed.contact.lastName).toBe('Changed');
+    const found = await client.contacts.list({ q: 'bulk', limit: 200 });
+    const total = (await client.contacts.list({ email: 'bulk449@example.com' })).items.length;
+    expect(found.items).toHaveLength(200);
+    expect(total).toBe(1);
+    await expect(client.contacts.upsertMany(items, { batchSize: 201 })).rejects.toSatisfy((error) =>
+      ConfigurationError.isInstance(error),
+    );
+  });
 });

@@ -1,0 +1,109 @@
+import {
+  type ContactBatchResult,
+  contactBatchInputSchema,
+  contactBatchResponseSchema,
+  upsertContactInputSchema,
+} from '@followup/sdk';
+import type { FastifyInstance } from 'fastify';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
+import type { Database } from '../storage/database.js';
+import type { ResourceRecords } from './resource-routes.js';
+
+/** The fields a batch item may set, as the contact answers them. */
+const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as const;
+
+/**
+ * @internal `POST /api/contacts/batch` (contacts.write): up to 200 contacts, upserted by e-mail
+ * in one transaction. Each item is checked on its own: an invalid one gets an `invalid` result
+ * with its errors and nothing is written for it; a valid one updates the oldest contact with
+ * that e-mail address (case-insensitive; only the fields whose values differ, so a repeated
+ * batch changes nothing) or creates one. One result per item, in request order. Creates and
+ * updates go through the same functions as `POST` and `PATCH` (events included); the route
+ * honours `Idempotency-Key`.
+ */
+export function contactBatchRoute(
+  app: FastifyInstance,
+  records: ResourceRecords,
+  options: {
+    database: Database;
+    requireCapability: RequireCapability;
+    onOutboxEvent?: (() => void) | undefined;
+  },
+): void {
+  app.post(
+    '/api/contacts/batch',
+    {
+      onRequest: options.requireCapability('contacts.write'),
+      config: { idempotent: true },
+      schema: {
+        summary: 'Create or update up to 200 contacts by e-mail',
+        description:
+          'One result per item, in order: created, updated (the oldest contact with the e-mail, ' +
+          'case-insensitive) or invalid (with errors; nothing written for it). Send an ' +
+          'Idempotency-Key header to make a retry safe.',
+        tags: ['Contacts'],
+        security: [{ bearerAuth: [] }],
+        body: contactBatchInputSchema,
+        response: {
+          200: contactBatchResponseSchema,
+          ...problemResponses(400, 401, 403, 409, 413, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { contacts } = request.body as { contacts: unknown[] };
+      const principal = request.principal;
+      if (!principal) throw new Error('The batch route ran without an authenticated principal.');
+      const actor = principal.actor;
+      let announced = false;
+      const results = await options.database.transaction(async (transaction) => {
+        // Lookups and writes under the change lock: no other writer between them.
+        await records.lockOrder(transaction);
+        const out: ContactBatchResult[] = [];
+        for (const [index, raw] of contacts.entries()) {
+          const parsed = upsertContactInputSchema.safeParse(raw);
+          if (!parsed.success) {
+            out.push({
+              index,
+              result: 'invalid',
+              errors: parsed.error.issues.map((issue) => ({
+                path:
+                  issue.path.map(String).join('.') ||
+                  (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : ''),
+                message: issue.message,
+              })),
+            });
+            continue;
+          }
+          const input = parsed.data as Record<string, unknown> & { email: string };
+          const { rows } = await transaction.query(
+            `SELECT ${records.columns} FROM contacts WHERE lower(email) = lower($1)
+              ORDER BY created_at, id LIMIT 1`,
+            [input.email],
+          );
+          const existing = rows[0];
+          if (existing === undefined) {
+            const { item } = await records.create(transaction, actor, input);
+            announced = true;
+            out.push({ index, result: 'created', contact: item as never });
+            continue;
+          }
+          const current = records.toItem(existing);
+          const changes: Record<string, unknown> = {};
+          for (const field of upsertFields) {
+            if (input[field] !== undefined && input[field] !== current[field]) {
+              changes[field] = input[field];
+            }
+          }
+          const updated = await records.update(transaction, actor, String(current.id), changes);
+          announced ||= updated.announced;
+          out.push({ index, result: 'updated', contact: updated.item as never });
+        }
+        return out;
+      });
+      if (announced) options.onOutboxEvent?.();
+      return { results };
+    },
+  );
+}
