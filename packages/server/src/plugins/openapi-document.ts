@@ -98,8 +98,11 @@ function contextOf(operation: Operation): Context {
   return 'public';
 }
 
-/** Removes the ±2^53−1 bounds zod gives every integer, which say nothing to a reader. */
-function dropSafeIntegerBounds(value: unknown): void {
+/**
+ * @internal Removes, in place, the ±2^53−1 bounds zod gives every integer, which say nothing to
+ * a reader.
+ */
+export function dropSafeIntegerBounds(value: unknown): void {
   if (Array.isArray(value)) {
     for (const item of value) dropSafeIntegerBounds(item);
     return;
@@ -125,6 +128,20 @@ function securityOf(path: string): Array<Record<string, string[]>> {
 /** @internal The security schemes beside `bearerAuth`: the inbox secret and each EHR signature. */
 export function webhookSecuritySchemes(): Json {
   const schemes: Json = {
+    followupSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Service-Signature',
+      description:
+        'On the outbound webhooks FollowUp sends: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the endpoint secret string; verify with @followup/webhooks.',
+    },
+    standardWebhooksSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'webhook-signature',
+      description:
+        'On the outbound webhooks FollowUp sends, beside X-Service-Signature: the Standard Webhooks signature (v1,<base64>) with webhook-id and webhook-timestamp.',
+    },
     inboxSecret: {
       type: 'apiKey',
       in: 'header',
@@ -206,6 +223,15 @@ export function polishDocument(
           'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
         },
       };
+    }
+  }
+  // Outbound webhooks (requests we send): named, and signed with both header sets.
+  const webhooks = (document.webhooks ?? {}) as Record<string, Record<string, Operation>>;
+  for (const [kind, item] of Object.entries(webhooks)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      operation.operationId ??= `${pascal(kind).replace(/^./, (first) => first.toLowerCase())}Webhook`;
+      operation.security ??= [{ followupSignature: [] }, { standardWebhooksSignature: [] }];
     }
   }
   dropSafeIntegerBounds(document);

@@ -23,6 +23,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { type ZodType, z } from 'zod';
 import { useTestServer } from '../../test/support/server.js';
+import { dropSafeIntegerBounds } from '../plugins/openapi-document.js';
 
 const server = useTestServer();
 
@@ -70,9 +71,11 @@ const families: {
   },
 ];
 
-// What the SDK's schema says, as JSON Schema (the JSON Schema dialect aside).
+// What the SDK's schema says, as JSON Schema, in the form the document publishes (the JSON
+// Schema dialect aside, and without the ±2^53−1 bounds zod puts on every integer).
 function sdkJsonSchema(schema: ZodType, io: 'input' | 'output') {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io });
+  dropSafeIntegerBounds(rest);
   return rest;
 }
 
@@ -91,9 +94,22 @@ describe('resource routes in /openapi.json', () => {
     expect(json(item.get.responses['200'])).toEqual(sdkJsonSchema(family.item, 'output'));
     expect(json(item.patch.requestBody)).toEqual(sdkJsonSchema(family.update, 'input'));
     expect(json(item.patch.responses['200'])).toEqual(sdkJsonSchema(family.item, 'output'));
-    expect(Object.keys(item.delete.responses).sort()).toEqual(['204', '401', '403', '404', '429']);
-    for (const operation of [collection.get, collection.post, item.get, item.patch, item.delete]) {
-      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    // 400 is bad_request: any request can be malformed (a bad %-escape, an oversized header).
+    expect(Object.keys(item.delete.responses).sort()).toEqual([
+      '204',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+    ]);
+    // A bearer token, or the web application's session cookie (with its CSRF token when the
+    // method changes something).
+    for (const operation of [collection.get, item.get]) {
+      expect(operation.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    }
+    for (const operation of [collection.post, item.patch, item.delete]) {
+      expect(operation.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [], csrfToken: [] }]);
     }
   });
 });
