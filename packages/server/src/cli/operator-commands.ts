@@ -1,4 +1,6 @@
+import { systemClock } from '../clock.js';
 import { createDeliveryStore, type DeliveryInfo } from '../delivery/deliveries.js';
+import { sendTestEvent, TEST_EVENT_KIND } from '../delivery/test-event.js';
 import {
   createEndpointStore,
   parseEventList,
@@ -7,6 +9,7 @@ import {
 import { seedDemoData } from '../demo/demo-data.js';
 import { parseDuration } from '../duration.js';
 import { FollowUpServerError } from '../errors.js';
+import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import {
   createAccountStore,
@@ -205,6 +208,19 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   async 'endpoints enable'(values, database) {
     const endpoint = await createEndpointStore({ database }).enable(required(values, 'endpoint'));
     return output(endpoint, `Enabled ${endpoint.id}\n`);
+  },
+
+  async 'endpoints test'(values, database) {
+    const clock = systemClock;
+    const queued = await sendTestEvent(database, {
+      endpointId: required(values, 'endpoint'),
+      clock,
+      newId: createIdGenerator({ now: () => clock.now() }),
+    });
+    return output(
+      queued,
+      `Sent a ${TEST_EVENT_KIND} event to ${queued.endpointId}: delivery ${queued.deliveryId}\n`,
+    );
   },
 
   async 'endpoints rotate-secret'(values, database) {

@@ -59,6 +59,7 @@ Commands:
   endpoints list                          ids, URLs, events, states; never secrets
   endpoints disable --endpoint WE_ID      stop delivering (pending deliveries wait)
   endpoints enable --endpoint WE_ID
+  endpoints test --endpoint WE_ID        send it a signed webhook.test event now
   endpoints rotate-secret --endpoint WE_ID [--overlap SECONDS]   prints the new secret once;
                                           the old one signs too until the overlap ends (24h)
   endpoints remove --endpoint WE_ID       with its deliveries

@@ -91,6 +91,41 @@ describe('Webhook endpoints and deliveries pages', () => {
     expect((await browser.get('/webhook-endpoints')).body).toContain(`aria-label="Enable ${id}"`);
     await browser.post(`/webhook-endpoints/${id}/enable`);
     expect((await browser.get('/webhook-endpoints')).body).toContain(`aria-label="Disable ${id}"`);
+    const tested = await browser.post(`/webhook-endpoints/${id}/test`);
+    expect(tested.statusCode).toBe(303);
+    const deliveryPath = String(tested.headers.location);
+    expect(deliveryPath).toMatch(/^\/deliveries\/dlv_[0-9A-Z]{26}$/);
+    expect((await browser.get(deliveryPath)).body).toContain('webhook.test');
+    expect((await browser.post(`${deliveryPath}/retry`)).statusCode).toBe(303);
+    const refusedSince = await browser.post('/deliveries/recover', {
+      endpoint: id,
+      since: 'yesterday',
+    });
+    expect(refusedSince.statusCode).toBe(400);
+    const recovered = await browser.post('/deliveries/recover', {
+      endpoint: id,
+      since: '2026-03-01T00:00',
+    });
+    expect(recovered.statusCode).toBe(303);
+    expect(recovered.headers.location).toBe(`/deliveries?endpoint=${id}`);
+    const { entries } = await listAuditEntries(server().database);
+    const user = { type: 'user', id: browser.session.userId };
+    expect(
+      entries
+        .filter((entry) => entry.actor.type === 'user')
+        .map((entry) => [entry.action, entry.actor]),
+    ).toEqual(
+      [
+        'endpoint.created',
+        'endpoint.secret_rotated',
+        'endpoint.disabled',
+        'endpoint.enabled',
+        'endpoint.test_sent',
+        'delivery.retried',
+        'deliveries.recovered',
+      ].map((action) => [action, user]),
+    );
+    expect(JSON.stringify(entries)).not.toContain(fresh);
     const refused = await browser.post('/webhook-endpoints', { url: 'ftp://example.com' });
     expect(refused.statusCode).toBe(400);
     expect((await browser.post('/webhook-endpoints/we_missing/disable')).statusCode).toBe(404);

@@ -6,6 +6,7 @@ import {
   deliveryStates,
 } from '../../delivery/deliveries.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
+import { FollowUpServerError } from '../../errors.js';
 import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
@@ -29,6 +30,7 @@ const listTemplate = defineTemplate<{
   states: readonly string[];
   filters: { endpoint: string; state: string };
   paging: Paging;
+  csrfToken: string;
   when: (iso: string | null | undefined) => string;
 }>(`
 <h1>Deliveries</h1>
@@ -71,6 +73,23 @@ const listTemplate = defineTemplate<{
 </table>
 <% } %>
 ${pagingPartial}
+<% if (it.endpoints.length > 0) { %>
+<h2>Recover failed deliveries</h2>
+<p>Sends again, in order, every delivery of an endpoint created since a time that is dead or still failing: after an outage of the receiver, for example.</p>
+<form method="post" action="/deliveries/recover" class="filters">
+${csrfPartial}
+<label for="recover-endpoint">Endpoint
+<select id="recover-endpoint" name="endpoint" required>
+<% for (const endpoint of it.endpoints) { %><option value="<%= endpoint.id %>"<%= endpoint.id === it.filters.endpoint ? ' selected' : '' %>><%= endpoint.url %> (<%= endpoint.id %>)</option>
+<% } %>
+</select>
+</label>
+<label for="since">Since (UTC)
+<input id="since" name="since" required maxlength="40" placeholder="2026-03-01T00:00:00Z">
+</label>
+<button type="submit">Recover</button>
+</form>
+<% } %>
 `);
 
 const deliveryTemplate = defineTemplate<{
@@ -140,6 +159,7 @@ export const deliveriesPages: WebPage =
             states: deliveryStates,
             filters,
             paging: paging('/deliveries', filters, offset, list.length),
+            csrfToken: pageContext(request).csrfToken,
             when,
           }),
         });
@@ -159,6 +179,25 @@ export const deliveriesPages: WebPage =
         }),
       });
     });
+
+    app.post('/deliveries/recover', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/deliveries', async () => {
+        const endpointId = textField(request.body, 'endpoint', 100);
+        const since = textField(request.body, 'since', 40);
+        if (
+          !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(since)
+        ) {
+          throw new FollowUpServerError({
+            code: 'invalid_since',
+            message: 'Since: an ISO 8601 date or time, such as 2026-03-01T00:00:00Z (UTC).',
+          });
+        }
+        // A time without a zone is read as UTC, as the form says.
+        const zoned = /T/.test(since) && !/(Z|[+-]\d{2}:\d{2})$/.test(since) ? `${since}Z` : since;
+        await deliveries.recover({ endpointId, since: new Date(zoned) }, actorOf(request));
+        return reply.redirect(`/deliveries?endpoint=${encodeURIComponent(endpointId)}`, 303);
+      }),
+    );
 
     app.post<{ Params: { id: string } }>('/deliveries/:id/retry', guard, async (request, reply) => {
       const back = `/deliveries/${encodeURIComponent(request.params.id)}`;

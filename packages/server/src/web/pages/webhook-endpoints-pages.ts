@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sendTestEvent } from '../../delivery/test-event.js';
 import {
   createEndpointStore,
   deliverableEvents,
@@ -68,6 +69,10 @@ ${csrfPartial}
 ${csrfPartial}
 <button type="submit" class="secondary" aria-label="<%= endpoint.state === 'active' ? 'Disable' : 'Enable' %> <%= endpoint.id %>"><%= endpoint.state === 'active' ? 'Disable' : 'Enable' %></button>
 </form>
+<% if (endpoint.state === 'active') { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/test" class="inline">
+${csrfPartial}
+<button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
+</form><% } %>
 <a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
 </td>
 </tr>
@@ -192,6 +197,21 @@ export const webhookEndpointsPages: WebPage =
             },
           );
           return reply.redirect('/webhook-endpoints', 303);
+        }),
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/webhook-endpoints/:id/test',
+      guard,
+      async (request, reply) =>
+        withPageErrors(request, reply, '/webhook-endpoints', async () => {
+          const queued = await sendTestEvent(database, {
+            endpointId: request.params.id,
+            clock,
+            newId,
+            actor: actorOf(request),
+          });
+          return reply.redirect(`/deliveries/${encodeURIComponent(queued.deliveryId)}`, 303);
         }),
     );
 

@@ -1,0 +1,94 @@
+import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import { FollowUpServerError } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import { OUTBOX_CHANNEL } from '../outbox/outbox.js';
+import type { Database } from '../storage/database.js';
+
+/**
+ * The kind of a test event: sent to one endpoint on request, never fanned out to others and
+ * never in `GET /api/events`. Receivers built with the SDK see it as a generic event.
+ */
+export const TEST_EVENT_KIND = 'webhook.test';
+
+/** What {@link sendTestEvent} queued. */
+export interface QueuedTestEvent {
+  /** `evt_…`: the body's event. */
+  eventId: string;
+  /** `dlv_…`: the delivery to the endpoint, due at once; follow its attempts. */
+  deliveryId: string;
+  /** The endpoint it goes to. */
+  endpointId: string;
+}
+
+/**
+ * Sends a `webhook.test` event to one endpoint: a delivery due at once, signed and retried like
+ * any other, so the receiver's verification can be checked end to end. An unknown endpoint is
+ * `endpoint_not_found`; a disabled one `endpoint_disabled` (enable it first). Audited as
+ * `endpoint.test_sent`. The same function serves `followup-server endpoints test` and
+ * the Webhook endpoints page.
+ *
+ * @example
+ * ```ts
+ * const { deliveryId } = await sendTestEvent(database, { endpointId: 'we_…', clock, newId });
+ * ```
+ */
+export async function sendTestEvent(
+  database: Database,
+  options: { endpointId: string; clock: Clock; newId: IdGenerator; actor?: AuditActor },
+): Promise<QueuedTestEvent> {
+  const { endpointId, clock, newId } = options;
+  return database.transaction(async (transaction) => {
+    const { rows } = await transaction.query<{ state: string }>(
+      'SELECT state FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
+      [endpointId],
+    );
+    const endpoint = rows[0];
+    if (!endpoint) {
+      throw new FollowUpServerError({
+        code: 'endpoint_not_found',
+        message: `No webhook endpoint ${endpointId}.`,
+      });
+    }
+    if (endpoint.state !== 'active') {
+      throw new FollowUpServerError({
+        code: 'endpoint_disabled',
+        message: `The endpoint ${endpointId} is disabled: enable it to send it a test event.`,
+      });
+    }
+    const now = new Date(clock.now());
+    const eventId = newId('evt');
+    const deliveryId = newId('dlv');
+    // Dispatched already: the fan-out never gives it to another endpoint.
+    await transaction.query(
+      `INSERT INTO outbox_events (id, event, data, created_at, dispatched_at)
+       VALUES ($1, $2, $3, $4, $4)`,
+      [
+        eventId,
+        TEST_EVENT_KIND,
+        JSON.stringify({
+          endpointId,
+          message: 'A test event from FollowUp: your endpoint received and verified it.',
+        }),
+        now,
+      ],
+    );
+    await transaction.query(
+      `INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, 'pending', 0, $4, $4)`,
+      [deliveryId, eventId, endpointId, now],
+    );
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'endpoint.test_sent',
+        actor: options.actor ?? { type: 'operator' },
+        target: { type: 'webhook_endpoint', id: endpointId },
+        metadata: { deliveryId },
+      },
+      { clock, newId },
+    );
+    await transaction.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
+    return { eventId, deliveryId, endpointId };
+  });
+}
