@@ -5,9 +5,11 @@ import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
+import { parseDuration } from '../duration.js';
 import { createIdGenerator } from '../ids.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
+import type { SessionPolicy } from '../users/sessions.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
@@ -45,6 +47,28 @@ function isTrue(text: string | undefined): boolean {
 function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+// --session-idle and --session-lifetime: durations such as 30m or 12h, at most 30 days.
+function sessionPolicy(
+  idleText: string | undefined,
+  lifetimeText: string | undefined,
+): Partial<SessionPolicy> | undefined {
+  const read = (text: string | undefined, flag: string): number | undefined => {
+    if (text === undefined) return undefined;
+    const seconds = parseDuration(text, { max: 30 * 24 * 60 * 60 });
+    if (seconds === undefined || seconds < 60) {
+      throw new UsageError(`--${flag} is a duration such as 30m or 12h, from 1m to 30d.`);
+    }
+    return seconds * 1000;
+  };
+  const idleTimeoutMs = read(idleText, 'session-idle');
+  const absoluteLifetimeMs = read(lifetimeText, 'session-lifetime');
+  if (idleTimeoutMs === undefined && absoluteLifetimeMs === undefined) return undefined;
+  return {
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+    ...(absoluteLifetimeMs === undefined ? {} : { absoluteLifetimeMs }),
+  };
 }
 
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
@@ -90,6 +114,10 @@ export async function startCommand(
   const configuredPublicUrl =
     publicUrlText === undefined ? undefined : parsePublicUrl(publicUrlText);
   const trustProxy = parseTrustProxy(values['trust-proxy'] === true, io.env.TRUST_PROXY);
+  const sessions = sessionPolicy(
+    values['session-idle'] ?? io.env.SESSION_IDLE_TIMEOUT,
+    values['session-lifetime'] ?? io.env.SESSION_LIFETIME,
+  );
   const limits = edgeOptions(values, io.env);
   const { database, release } = await storage.open();
   let app: ReturnType<typeof buildServer> | undefined;
@@ -116,6 +144,7 @@ export async function startCommand(
     ehrWebhookSecrets,
     ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),
     ...(trustProxy === false ? {} : { trustProxy }),
+    ...(sessions ? { sessions } : {}),
     ...limits,
   });
   let channel: OperatorChannel | undefined;

@@ -26,6 +26,10 @@ Commands:
       --trust-proxy                       trust X-Forwarded-For/-Proto/-Host from a reverse proxy
                                           (TRUST_PROXY=true, or the proxies' addresses): client
                                           addresses and HTTPS (Secure __Host- cookie) come from it
+      --session-idle 30m                  web sessions end after this long unused
+                                          (SESSION_IDLE_TIMEOUT; 1m to 30d, default 30m)
+      --session-lifetime 12h              web sessions end this long after sign-in
+                                          (SESSION_LIFETIME; 1m to 30d, default 12h)
       --allow-open-inbox                  accept the inbox webhook without INBOX_WEBHOOK_SECRET
                                           on a non-loopback --host (ALLOW_OPEN_INBOX=true)
       --rate-limit N                      requests a minute per token, per instance (RATE_LIMIT,
@@ -117,6 +121,8 @@ export const optionSpec = {
   user: { type: 'string' },
   'public-url': { type: 'string' },
   'trust-proxy': { type: 'boolean', default: false },
+  'session-idle': { type: 'string' },
+  'session-lifetime': { type: 'string' },
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },

@@ -4,6 +4,7 @@ import { useTestDatabase } from '../../test/support/database.js';
 import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
+import { hashPassword } from '../users/passwords.js';
 import { createSessionStore } from '../users/sessions.js';
 import { type CliIo, runCli } from './run-cli.js';
 import { UsageError } from './usage.js';
@@ -218,6 +219,41 @@ describe('followup-server users …', () => {
     }
     expect(userIds[1]).toBe(userIds[0]);
     expect(links[1]).not.toBe(links[0]);
+  });
+
+  it('start refuses a session duration out of bounds, and takes one within them', async () => {
+    for (const argv of [
+      ['start', '--port', '0', '--session-idle', '5s'],
+      ['start', '--port', '0', '--session-lifetime', '31d'],
+      ['start', '--port', '0', '--session-idle', 'soon'],
+    ]) {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(/^followup-server: --session-(idle|lifetime) is a duration/);
+    }
+    const controller = new AbortController();
+    const captured = captureIo({ SESSION_LIFETIME: '8h' }, controller.signal);
+    captured.io.database = database();
+    const exit = runCli(['start', '--port', '0', '--session-idle', '45m', '--json'], captured.io);
+    const { url } = JSON.parse(await captured.firstLine) as { url: string };
+    await database().query(
+      `INSERT INTO users (id, email, name, role, created_at, password_hash)
+       VALUES ('usr_s', 's@example.com', 'S', 'AGENT', now(), $1)`,
+      [await hashPassword('a long enough password')],
+    );
+    const signedIn = await fetch(`${url}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+      body: new URLSearchParams({ email: 's@example.com', password: 'a long enough password' }),
+    });
+    expect(signedIn.status).toBe(303);
+    const { rows } = await database().query<{ lifetime: number }>(
+      'SELECT extract(epoch FROM expires_at - created_at)::int AS lifetime FROM sessions',
+    );
+    expect(rows).toEqual([{ lifetime: 8 * 60 * 60 }]);
+    controller.abort();
+    expect(await exit).toBe(0);
   });
 
   it('start --demo in text mode prints the sign-in link', async () => {

@@ -3,6 +3,7 @@ import { type Capability, hasCapability, roleCapabilities } from '../capabilitie
 import type { SignedInUser } from '../users/sessions.js';
 import { renderDocument } from './layout.js';
 import { type NavigationItem, navigationFor } from './navigation.js';
+import { safeNext } from './safe-next.js';
 import { defineTemplate } from './templates.js';
 import { csrfToken } from './web-sessions.js';
 
@@ -130,8 +131,9 @@ export function sendTooManyRequestsPage(
 }
 
 function redirectToSignIn(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = request.url;
-  const next = path.startsWith('/') && !path.startsWith('//') ? path : '/';
+  // Back to the page afterwards; a form's target (POST) cannot be gone back to, so: the start.
+  const path = request.method === 'GET' ? request.url : '/';
+  const next = safeNext(path);
   const location = next === '/' ? '/signin' : `/signin?next=${encodeURIComponent(next)}`;
   return reply.header('Cache-Control', 'no-store').redirect(location, 303);
 }

@@ -469,6 +469,9 @@ describe('the web application', () => {
     expect(managerHome.body).toContain('>EHR receipts</a>');
     expect(managerHome.body).not.toContain('>Users</a>');
 
+    const stale = await postForm('/signout', { _csrf: 'x' });
+    expect(stale.statusCode).toBe(303);
+    expect(stale.headers.location).toBe('/signin');
     const signedOut = await server().app.inject({ method: 'GET', url: '/test-only/audit-page' });
     expect(signedOut.statusCode).toBe(303);
     expect(signedOut.headers.location).toBe('/signin?next=%2Ftest-only%2Faudit-page');
