@@ -33,6 +33,7 @@ import { auditRoutes } from './routes/audit.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';
 import { dealRoutes } from './routes/deals.js';
+import { deliveryRoutes } from './routes/deliveries.js';
 import { type EhrWebhookHandler, ehrWebhookRoutes } from './routes/ehr-webhooks.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
@@ -238,6 +239,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(auditRoutes({ database, requireCapability }));
   app.register(meRoutes({ accounts, requireCapability }));
   app.register(eventRoutes({ database, requireCapability }));
+  app.register(deliveryRoutes({ database, clock, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
   const onOutboxEvent = options.onOutboxEvent;
   const announce = onOutboxEvent

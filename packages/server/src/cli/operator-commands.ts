@@ -46,7 +46,15 @@ function endpointLine(endpoint: WebhookEndpointInfo): string {
   const overlap = endpoint.previousSecretUntil
     ? `  previous secret until ${endpoint.previousSecretUntil}`
     : '';
-  return `${endpoint.id}  ${endpoint.state.padEnd(8)}  ${endpoint.events.join(',')}  ${endpoint.url}${overlap}\n`;
+  const why =
+    endpoint.disabledReason === 'gone'
+      ? '  disabled by the server: the endpoint answered 410 Gone'
+      : endpoint.disabledReason === 'failing'
+        ? `  disabled by the server: every attempt failed since ${endpoint.failingSince}`
+        : endpoint.failingSince
+          ? `  failing since ${endpoint.failingSince}`
+          : '';
+  return `${endpoint.id}  ${endpoint.state.padEnd(8)}  ${endpoint.events.join(',')}  ${endpoint.url}${overlap}${why}\n`;
 }
 
 function deliveryLine(delivery: DeliveryInfo): string {

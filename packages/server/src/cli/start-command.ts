@@ -39,6 +39,19 @@ function parsePort(text: string): number {
   return port;
 }
 
+function parseAutoDisable(text: string): number {
+  let seconds: number | undefined;
+  try {
+    seconds = parseDuration(text);
+  } catch {
+    seconds = undefined;
+  }
+  if (seconds === undefined || seconds < 60 || seconds > 90 * 86_400) {
+    throw new UsageError('--auto-disable-after is a duration from 1m to 90d, such as 5d or 12h.');
+  }
+  return seconds * 1000;
+}
+
 function isTrue(text: string | undefined): boolean {
   return text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 }
@@ -108,6 +121,18 @@ export async function startCommand(
     values['allow-private-endpoints'] === true ||
     values.demo === true ||
     isTrue(io.env.ALLOW_PRIVATE_ENDPOINTS);
+  const endpointConcurrencyText =
+    values['endpoint-concurrency'] ?? io.env.DELIVERY_ENDPOINT_CONCURRENCY;
+  let endpointConcurrency: number | undefined;
+  if (endpointConcurrencyText !== undefined) {
+    endpointConcurrency = Number(endpointConcurrencyText);
+    if (!/^\d{1,3}$/.test(endpointConcurrencyText) || endpointConcurrency < 1) {
+      throw new UsageError('--endpoint-concurrency is a whole number from 1 to 999.');
+    }
+  }
+  const autoDisableText = values['auto-disable-after'] ?? io.env.DELIVERY_AUTO_DISABLE_AFTER;
+  const autoDisableAfterMs =
+    autoDisableText === undefined ? undefined : parseAutoDisable(autoDisableText);
   const allowInsecure =
     values['allow-insecure-endpoints'] === true || isTrue(io.env.ALLOW_INSECURE_ENDPOINTS);
   const publicUrlText = values['public-url'] ?? io.env.PUBLIC_URL;
@@ -125,6 +150,8 @@ export async function startCommand(
     database,
     allowPrivate,
     allowInsecure,
+    ...(endpointConcurrency ? { endpointConcurrency } : {}),
+    ...(autoDisableAfterMs ? { autoDisableAfterMs } : {}),
     ...(retryDelays ? { retryDelays } : {}),
     ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),

@@ -20,7 +20,11 @@ Commands:
       --delivery-retry-delays 1,2,4       seconds before each retry of a delivery
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
       --delivery-timeout SECONDS          the most one delivery attempt may take
-                                          (DELIVERY_TIMEOUT, default 10)
+                                          (DELIVERY_TIMEOUT, default 15)
+      --endpoint-concurrency N            attempts in flight to one endpoint at most
+                                          (DELIVERY_ENDPOINT_CONCURRENCY, default 4)
+      --auto-disable-after DURATION       disable an endpoint whose every attempt failed this long
+                                          (DELIVERY_AUTO_DISABLE_AFTER, default 5d; a 410 at once)
       --public-url URL                    where people reach the server (PUBLIC_URL; default
                                           the listening address): sign-in links use it
       --trust-proxy                       trust X-Forwarded-For/-Proto/-Host from a reverse proxy
@@ -125,6 +129,8 @@ export const optionSpec = {
   'session-lifetime': { type: 'string' },
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
+  'endpoint-concurrency': { type: 'string' },
+  'auto-disable-after': { type: 'string' },
   'rate-limit': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },

@@ -28,6 +28,11 @@ export interface DeliveryAttemptInfo {
   durationMs: number;
   status: number | null;
   error: string | null;
+  /**
+   * The first 4 KiB of the subscriber's answer, as UTF-8 (bytes that are not become U+FFFD), or
+   * `null` when it sent no body.
+   */
+  responseBody: string | null;
 }
 
 interface DeliveryRow {
@@ -131,8 +136,9 @@ export function createDeliveryStore(options: {
         duration_ms: number;
         status: number | null;
         error: string | null;
+        response_excerpt: Uint8Array | null;
       }>(
-        `SELECT started_at, duration_ms, status, error FROM delivery_attempts
+        `SELECT started_at, duration_ms, status, error, response_excerpt FROM delivery_attempts
           WHERE delivery_id = $1 ORDER BY seq LIMIT 1000`,
         [id],
       );
@@ -141,6 +147,8 @@ export function createDeliveryStore(options: {
         durationMs: row.duration_ms,
         status: row.status,
         error: row.error,
+        responseBody:
+          row.response_excerpt === null ? null : Buffer.from(row.response_excerpt).toString('utf8'),
       }));
     },
 

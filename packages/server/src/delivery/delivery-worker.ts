@@ -1,16 +1,24 @@
 import type { LookupFunction } from 'node:net';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import { OUTBOX_CHANNEL } from '../outbox/outbox.js';
-import type { Database } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
 import { buildDeliveryRequest } from './delivery-request.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
 import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
+import { retryAfterMs } from './retry-after.js';
 import { DEFAULT_RETRY_DELAYS_SECONDS, retryDelayMs } from './retry-schedule.js';
 import { signingSecrets } from './webhook-endpoints.js';
 
-/** Default time one attempt may take, connection to answer: 10 seconds. */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+/** Default time one attempt may take, connection to answer: 15 seconds. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+/** Default most attempts in flight to one endpoint, over every instance: 4. */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
+/**
+ * Default run of failures after which an endpoint is disabled: every attempt failing for 5 days.
+ */
+export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 86_400_000;
 /** Default number of attempts one worker makes at the same time. */
 export const DEFAULT_DELIVERY_CONCURRENCY = 32;
 /**
@@ -39,8 +47,19 @@ export interface DeliveryWorkerOptions {
    * ±20 %.
    */
   retryDelays?: readonly number[];
-  /** The most one attempt may take, in milliseconds; defaults to 10 000. */
+  /** The most one attempt may take, in milliseconds; defaults to 15 000. */
   attemptTimeoutMs?: number;
+  /**
+   * The most attempts in flight to one endpoint at a time, so that one slow subscriber cannot
+   * take every slot (`--endpoint-concurrency`); defaults to 4.
+   */
+  endpointConcurrency?: number;
+  /**
+   * How long every attempt to an endpoint may fail before the server disables it, in
+   * milliseconds (`--auto-disable-after`); defaults to 5 days. A `410 Gone` disables it at once.
+   * Both are audited as `endpoint.disabled` by the system.
+   */
+  autoDisableAfterMs?: number;
   /** Attempts made at the same time by this worker; defaults to 32. */
   concurrency?: number;
   /**
@@ -91,6 +110,7 @@ export interface DeliveryWorker {
 
 interface ClaimedRow {
   id: string;
+  endpoint_id: string;
   attempts: number;
   lease_until: Date;
   event: string;
@@ -129,6 +149,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const schedule = options.retryDelays ?? DEFAULT_RETRY_DELAYS_SECONDS;
   const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY);
+  const endpointConcurrency = Math.max(
+    1,
+    options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY,
+  );
+  const autoDisableAfterMs = options.autoDisableAfterMs ?? DEFAULT_AUTO_DISABLE_AFTER_MS;
   const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const random = options.random ?? Math.random;
@@ -144,46 +169,122 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let listening: Promise<() => Promise<void>> | undefined;
   let again = false;
 
+  // Due deliveries, at most `endpointConcurrency` in flight per endpoint (those leased now count):
+  // ranked per endpoint among the first due ones, then locked with SKIP LOCKED. Two instances
+  // claiming at the same instant can each fill an endpoint's free slots once.
   async function claim(limit: number): Promise<ClaimedRow[]> {
     const now = clock.now();
     const { rows } = await database.query<ClaimedRow>(
       `UPDATE deliveries AS d SET lease_until = $2
          FROM (SELECT candidate.id FROM deliveries AS candidate
-                 JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id
-                WHERE candidate.state = 'pending' AND endpoint.state = 'active'
-                  AND candidate.next_attempt_at <= $1
-                  AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
+                WHERE candidate.id IN (
+                  SELECT ranked.id FROM (
+                    SELECT first.id, first.next_attempt_at,
+                           row_number() OVER (PARTITION BY first.endpoint_id
+                                              ORDER BY first.next_attempt_at, first.id) AS rank,
+                           (SELECT count(*) FROM deliveries AS busy
+                             WHERE busy.endpoint_id = first.endpoint_id
+                               AND busy.state = 'pending' AND busy.lease_until > $1) AS busy
+                      FROM (SELECT due.id, due.endpoint_id, due.next_attempt_at
+                              FROM deliveries AS due
+                              JOIN webhook_endpoints AS endpoint ON endpoint.id = due.endpoint_id
+                             WHERE due.state = 'pending' AND endpoint.state = 'active'
+                               AND due.next_attempt_at <= $1
+                               AND (due.lease_until IS NULL OR due.lease_until <= $1)
+                             ORDER BY due.next_attempt_at, due.id
+                             LIMIT 1000) AS first) AS ranked
+                   WHERE ranked.rank + ranked.busy <= $4)
                 ORDER BY candidate.next_attempt_at, candidate.id
                 LIMIT $3
                 FOR UPDATE OF candidate SKIP LOCKED) AS due,
               outbox_events AS ev, webhook_endpoints AS e
         WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id
-       RETURNING d.id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
-                 ev.created_at AS event_created_at, ev.data, ev.previous_attributes, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
-      [new Date(now), new Date(now + leaseMs), limit],
+       RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
+                 ev.created_at AS event_created_at, ev.data, ev.previous_attributes, e.url,
+                 e.secret, e.previous_secret, e.previous_secret_until`,
+      [new Date(now), new Date(now + leaseMs), limit, endpointConcurrency],
     );
     return rows;
+  }
+
+  // After an attempt: a success ends the endpoint's run of failures; a failure starts or extends
+  // it, and a 410 or a run longer than `autoDisableAfterMs` disables the endpoint, audited.
+  async function recordEndpointHealth(
+    transaction: Queryable,
+    row: ClaimedRow,
+    result: DeliveryAttemptResult,
+    now: number,
+  ): Promise<void> {
+    if (result.outcome === 'delivered') {
+      await transaction.query(
+        'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+        [row.endpoint_id],
+      );
+      return;
+    }
+    const { rows } = await transaction.query<{ failing_since: Date; state: string }>(
+      `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2)
+        WHERE id = $1 RETURNING failing_since, state`,
+      [row.endpoint_id, new Date(now)],
+    );
+    const endpoint = rows[0];
+    if (!endpoint || endpoint.state !== 'active') return;
+    const reason =
+      result.status === 410
+        ? 'gone'
+        : now - endpoint.failing_since.getTime() >= autoDisableAfterMs
+          ? 'failing'
+          : undefined;
+    if (reason === undefined) return;
+    await transaction.query(
+      `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = $2, updated_at = $3
+        WHERE id = $1`,
+      [row.endpoint_id, reason, new Date(now)],
+    );
+    await recordAuditEntry(
+      transaction,
+      {
+        action: 'endpoint.disabled',
+        actor: { type: 'system' },
+        target: { type: 'webhook_endpoint', id: row.endpoint_id },
+        metadata: {
+          reason,
+          deliveryId: row.id,
+          ...(result.status === undefined ? {} : { status: result.status }),
+          failingSince: endpoint.failing_since.toISOString(),
+        },
+      },
+      { clock, newId },
+    );
   }
 
   async function record(row: ClaimedRow, startedAt: number, result: DeliveryAttemptResult) {
     const attempts = row.attempts + 1;
     const now = clock.now();
-    const wait =
+    const scheduled =
       result.outcome === 'delivered' ? undefined : retryDelayMs(attempts, schedule, random);
+    // A subscriber's Retry-After (429, 503) is honoured up to its cap, never shortening the
+    // schedule's wait; a spent schedule stays spent.
+    const asked = retryAfterMs(result.retryAfter, now);
+    const wait =
+      scheduled === undefined || asked === undefined ? scheduled : Math.max(scheduled, asked);
     const state =
       result.outcome === 'delivered' ? 'delivered' : wait === undefined ? 'dead' : 'pending';
     await database.transaction(async (transaction) => {
       await transaction.query(
-        `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error)
-         VALUES ($1, $2, $3, $4, $5)`,
+        `INSERT INTO delivery_attempts
+           (delivery_id, started_at, duration_ms, status, error, response_excerpt)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         [
           row.id,
           new Date(startedAt),
           result.durationMs,
           result.status ?? null,
           result.error ?? null,
+          result.responseExcerpt ?? null,
         ],
       );
+      await recordEndpointHealth(transaction, row, result, now);
       // Only while this worker still holds the lease: one that ran out may be another's now.
       await transaction.query(
         `UPDATE deliveries

@@ -13,7 +13,14 @@ export interface DeliveryAttemptResult {
   readonly durationMs: number;
   /** Why it failed, when it did not get an answer: a short code such as `timeout`. */
   readonly error: string | undefined;
+  /** The first {@link RESPONSE_EXCERPT_BYTES} bytes of the subscriber's answer, when it sent one. */
+  readonly responseExcerpt?: Buffer;
+  /** The `Retry-After` header of a 429 or 503 answer, as sent. */
+  readonly retryAfter?: string;
 }
+
+/** How much of a subscriber's answer is kept with the attempt: the first 4 KiB. */
+export const RESPONSE_EXCERPT_BYTES = 4 * 1024;
 
 /** Options of {@link postDelivery}. */
 export interface PostDeliveryOptions {
@@ -78,7 +85,14 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
     outcome: 'delivered' | 'failed',
     status: number | undefined,
     error: string | undefined,
-  ): DeliveryAttemptResult => ({ outcome, status, durationMs: Math.round(now() - started), error });
+    answer: { responseExcerpt?: Buffer; retryAfter?: string } = {},
+  ): DeliveryAttemptResult => ({
+    outcome,
+    status,
+    durationMs: Math.round(now() - started),
+    error,
+    ...answer,
+  });
 
   let url: URL;
   try {
@@ -127,18 +141,29 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
     request.on('error', (error) => settle(finish('failed', undefined, failureCode(error))));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
+      const header = response.headers['retry-after'];
+      const retryAfter =
+        (status === 429 || status === 503) && typeof header === 'string' ? header : undefined;
       let read = 0;
+      const excerpt: Buffer[] = [];
       response.on('data', (chunk: Buffer) => {
+        if (read < RESPONSE_EXCERPT_BYTES)
+          excerpt.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - read));
         read += chunk.length;
-        // Nobody reads the answer: past a small cap, stop taking it.
+        // Past a small cap, stop taking the answer.
         if (read > MAX_ANSWER_BYTES) response.destroy();
       });
-      const done = () =>
+      const done = () => {
+        const answer = {
+          ...(read > 0 ? { responseExcerpt: Buffer.concat(excerpt) } : {}),
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+        };
         settle(
           status >= 200 && status < 300
-            ? finish('delivered', status, undefined)
-            : finish('failed', status, undefined),
+            ? finish('delivered', status, undefined, answer)
+            : finish('failed', status, undefined, answer),
         );
+      };
       response.on('end', done);
       response.on('close', done);
       response.on('error', done);

@@ -31,6 +31,13 @@ export interface WebhookEndpointInfo {
   url: string;
   events: string[];
   state: 'active' | 'disabled';
+  /**
+   * Why the server disabled it: `gone` (the subscriber answered 410) or `failing` (every attempt
+   * failed for the auto-disable period); `null` when active or disabled by a person.
+   */
+  disabledReason: 'gone' | 'failing' | null;
+  /** Since when every attempt has failed, or `null` after a success. */
+  failingSince: string | null;
   /** Until when the previous secret still signs (a rotation's overlap), or `null`. */
   previousSecretUntil: string | null;
   createdAt: string;
@@ -42,12 +49,15 @@ interface EndpointRow {
   url: string;
   events: string[];
   state: 'active' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | null;
+  failing_since: Date | null;
   previous_secret_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const infoColumns = 'id, url, events, state, previous_secret_until, created_at, updated_at';
+const infoColumns =
+  'id, url, events, state, disabled_reason, failing_since, previous_secret_until, created_at, updated_at';
 
 function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
   const until = row.previous_secret_until;
@@ -56,6 +66,8 @@ function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
     url: row.url,
     events: row.events,
     state: row.state,
+    disabledReason: row.disabled_reason,
+    failingSince: row.failing_since?.toISOString() ?? null,
     previousSecretUntil: until !== null && until.getTime() > now ? until.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -173,8 +185,10 @@ export function createEndpointStore(options: {
 
   function setState(id: string, state: 'active' | 'disabled', actor: AuditActor) {
     return updateOne(
-      `UPDATE webhook_endpoints SET state = $3, updated_at = $2 WHERE id = $1
-       RETURNING ${infoColumns}`,
+      // A person's decision replaces the server's, and a new start forgets the failures.
+      `UPDATE webhook_endpoints
+          SET state = $3, updated_at = $2, disabled_reason = NULL, failing_since = NULL
+        WHERE id = $1 RETURNING ${infoColumns}`,
       [id, new Date(clock.now()), state],
       id,
       { action: state === 'active' ? 'enabled' : 'disabled', actor },

@@ -7,6 +7,7 @@ import { idempotencyLease } from './0006-idempotency-lease.js';
 import { listKeys } from './0007-list-keys.js';
 import { eventFeed } from './0008-event-feed.js';
 import { tokenManagement } from './0009-token-management.js';
+import { deliveryHygiene } from './0018-delivery-hygiene.js';
 import { webFlashes } from './0019-web-flashes.js';
 
 /** @internal One versioned migration. */
@@ -31,5 +32,6 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'list-keys', sql: listKeys },
   { version: 8, name: 'event-feed', sql: eventFeed },
   { version: 9, name: 'token-management', sql: tokenManagement },
+  { version: 18, name: 'delivery-hygiene', sql: deliveryHygiene },
   { version: 19, name: 'web-flashes', sql: webFlashes },
 ];

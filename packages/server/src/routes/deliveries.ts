@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../clock.js';
+import { createDeliveryStore } from '../delivery/deliveries.js';
+import type { RequireCapability } from '../plugins/authentication.js';
+import { problemResponses } from '../plugins/openapi.js';
+import { ProblemError } from '../plugins/problem.js';
+import type { Database } from '../storage/database.js';
+
+const paramsSchema = z.object({ id: z.string().min(1).max(255) });
+
+const attemptSchema = z.object({
+  startedAt: z.string(),
+  durationMs: z.number().int(),
+  status: z.number().int().nullable().describe("The subscriber's HTTP status, when it answered"),
+  error: z.string().nullable().describe('Why it got no answer: timeout, ECONNREFUSED, …'),
+  responseBody: z
+    .string()
+    .nullable()
+    .describe("The first 4 KiB of the subscriber's answer, as UTF-8"),
+});
+
+/**
+ * @internal `GET /api/deliveries/:id/attempts` (ADMIN, through `users.manage`): every attempt of
+ * a delivery, oldest first, with the first 4 KiB of each answer. The same store function as
+ * `followup-server deliveries show` and the web application's delivery page.
+ */
+export function deliveryRoutes(options: {
+  database: Database;
+  clock: Clock;
+  requireCapability: RequireCapability;
+}): FastifyPluginAsync {
+  const deliveries = createDeliveryStore({ database: options.database, clock: options.clock });
+  return async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/api/deliveries/:id/attempts',
+      {
+        onRequest: options.requireCapability('users.manage'),
+        schema: {
+          summary: "List a webhook delivery's attempts, oldest first",
+          tags: ['Events'],
+          security: [{ bearerAuth: [] }],
+          params: paramsSchema,
+          response: {
+            200: z.object({ attempts: z.array(attemptSchema) }),
+            ...problemResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if ((await deliveries.get(id)) === undefined) {
+          throw new ProblemError({
+            status: 404,
+            code: 'not_found',
+            detail: `No delivery has the id ${JSON.stringify(id)}.`,
+          });
+        }
+        return { attempts: await deliveries.attempts(id) };
+      },
+    );
+  };
+}
