@@ -42,6 +42,38 @@ function output(json: unknown, text: string): OperatorOutput {
   return { json, text };
 }
 
+/** @internal Rows a list command prints when `--limit` is not given. */
+export const DEFAULT_OPERATOR_PAGE = 100;
+/** @internal The most rows one list command prints. */
+export const MAX_OPERATOR_PAGE = 1000;
+
+/** `--limit` (1 to 1000, default 100) and `--offset` of a list command. */
+function pageOf(values: CliOptions): { limit: number; offset: number } {
+  const limitText = values.limit ?? String(DEFAULT_OPERATOR_PAGE);
+  const offsetText = values.offset ?? '0';
+  const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : 0;
+  if (limit < 1 || limit > MAX_OPERATOR_PAGE) {
+    throw new UsageError(`--limit is a whole number from 1 to ${MAX_OPERATOR_PAGE}.`);
+  }
+  if (!/^\d{1,9}$/.test(offsetText)) {
+    throw new UsageError('--offset is a whole number of rows to skip.');
+  }
+  return { limit, offset: Number(offsetText) };
+}
+
+/** A page of a list: the rows as JSON, the lines as text, and where the next page starts. */
+function listOutput<Row>(
+  rows: readonly Row[],
+  line: (row: Row) => string,
+  page: { limit: number; offset: number },
+): OperatorOutput {
+  const more =
+    rows.length === page.limit
+      ? `(${page.limit} shown, a full page: for more, --offset ${page.offset + page.limit})\n`
+      : '';
+  return output(rows, rows.map(line).join('') + more);
+}
+
 function endpointLine(endpoint: WebhookEndpointInfo): string {
   const overlap = endpoint.previousSecretUntil
     ? `  previous secret until ${endpoint.previousSecretUntil}`
@@ -96,17 +128,17 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
     return output(account, `Created service account ${account.id} (${account.role})\n`);
   },
 
-  async 'accounts list'(_values, database) {
-    const accounts = await createAccountStore({ database }).listAccounts();
-    return output(
+  async 'accounts list'(values, database) {
+    const page = pageOf(values);
+    const accounts = await createAccountStore({ database }).listAccounts(page);
+    return listOutput(
       accounts,
-      accounts
-        .map((account) => {
-          const state = account.disabledAt === null ? 'active' : 'disabled';
-          const tokens = `${account.activeTokens} active token${account.activeTokens === 1 ? '' : 's'}`;
-          return `${account.id}  ${account.role.padEnd(8)}  ${state.padEnd(8)}  ${tokens}  ${account.name}\n`;
-        })
-        .join(''),
+      (account) => {
+        const state = account.disabledAt === null ? 'active' : 'disabled';
+        const tokens = `${account.activeTokens} active token${account.activeTokens === 1 ? '' : 's'}`;
+        return `${account.id}  ${account.role.padEnd(8)}  ${state.padEnd(8)}  ${tokens}  ${account.name}\n`;
+      },
+      page,
     );
   },
 
@@ -146,8 +178,9 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   },
 
   async 'tokens list'(values, database) {
+    const page = pageOf(values);
     const tokens = await createAccountStore({ database }).listTokens(required(values, 'account'));
-    return output(tokens, tokens.map(tokenLine).join(''));
+    return listOutput(tokens.slice(page.offset, page.offset + page.limit), tokenLine, page);
   },
 
   async 'tokens revoke'(values, database) {
@@ -203,9 +236,10 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
     );
   },
 
-  async 'endpoints list'(_values, database) {
+  async 'endpoints list'(values, database) {
+    const page = pageOf(values);
     const endpoints = await createEndpointStore({ database }).list();
-    return output(endpoints, endpoints.map(endpointLine).join(''));
+    return listOutput(endpoints.slice(page.offset, page.offset + page.limit), endpointLine, page);
   },
 
   async 'endpoints disable'(values, database) {
@@ -261,10 +295,11 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   },
 
   async 'deliveries list'(values, database) {
+    const page = pageOf(values);
     const deliveries = await createDeliveryStore({ database }).list(
-      values.state === undefined ? {} : { state: values.state },
+      values.state === undefined ? page : { state: values.state, ...page },
     );
-    return output(deliveries, deliveries.map(deliveryLine).join(''));
+    return listOutput(deliveries, deliveryLine, page);
   },
 
   async 'deliveries show'(values, database) {
@@ -305,6 +340,7 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   },
 
   async 'receipts list'(values, database) {
+    const page = pageOf(values);
     const { rows } = await database.query<{
       id: string;
       vendor: string;
@@ -317,8 +353,8 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
               COALESCE(body_size, octet_length(raw_body)) AS body_bytes
          FROM ehr_receipts WHERE $1::text IS NULL OR vendor = $1
-        ORDER BY received_at, id`,
-      [values.vendor ?? null],
+        ORDER BY received_at, id LIMIT $2 OFFSET $3`,
+      [values.vendor ?? null, page.limit, page.offset],
     );
     const receipts = rows.map((row) => ({
       id: row.id,
@@ -329,15 +365,12 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       handlerError: row.handler_error,
       bodyBytes: row.body_bytes,
     }));
-    return output(
+    return listOutput(
       receipts,
-      receipts
-        .map(
-          (receipt) =>
-            `${receipt.id}  ${receipt.vendor}  ${receipt.verdict}  ${receipt.receivedAt}  ` +
-            `${receipt.bodyBytes} bytes${receipt.handlerError ? '  handler failed' : ''}\n`,
-        )
-        .join(''),
+      (receipt) =>
+        `${receipt.id}  ${receipt.vendor}  ${receipt.verdict}  ${receipt.receivedAt}  ` +
+        `${receipt.bodyBytes} bytes${receipt.handlerError ? '  handler failed' : ''}\n`,
+      page,
     );
   },
   ...userCommands,

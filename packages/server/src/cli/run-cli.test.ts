@@ -175,6 +175,39 @@ describe('followup-server', () => {
       return { code, out: captured.out.join(''), err: captured.err.join('') };
     }
 
+    it('pages every list command with --limit and --offset', async () => {
+      for (const name of ['a', 'b', 'c']) {
+        expect((await run('accounts', 'create', '--name', name, '--role', 'AGENT')).code).toBe(0);
+      }
+      const names = async (...argv: string[]) =>
+        (
+          JSON.parse((await run('accounts', 'list', '--json', ...argv)).out) as { name: string }[]
+        ).map((account) => account.name);
+      expect(await names()).toEqual(['a', 'b', 'c']);
+      expect(await names('--limit', '2')).toEqual(['a', 'b']);
+      expect(await names('--limit', '2', '--offset', '2')).toEqual(['c']);
+      const text = await run('accounts', 'list', '--limit', '2');
+      expect(text.out).toContain('(2 shown, a full page: for more, --offset 2)');
+      expect((await run('accounts', 'list', '--limit', '4')).out).not.toContain('full page');
+      for (const command of [
+        ['receipts', 'list'],
+        ['deliveries', 'list'],
+        ['endpoints', 'list'],
+      ]) {
+        expect(JSON.parse((await run(...command, '--json', '--limit', '1')).out)).toEqual([]);
+      }
+      for (const [flag, value] of [
+        ['--limit', '0'],
+        ['--limit', '1001'],
+        ['--limit', 'all'],
+        ['--offset', '1.5'],
+      ] as const) {
+        const refused = await run('receipts', 'list', flag, value);
+        expect(refused.code).toBe(2);
+        expect(refused.err).toContain(`${flag} is a whole number`);
+      }
+    });
+
     it('creates and lists service accounts, as JSON and as text', async () => {
       const created = await run(
         'accounts',

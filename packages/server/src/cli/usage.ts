@@ -55,6 +55,7 @@ Commands:
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
+  (every list command prints 100 rows at a time: --limit N, at most 1000, and --offset N)
   accounts list                           ids, roles, states, active tokens, names
   accounts disable --account SA_ID        revoke every token of the account, issue no more
   tokens issue --account SA_ID [--ttl SECONDS] [--label LABEL]   prints the token once
@@ -141,6 +142,8 @@ export const optionSpec = {
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
   'allow-open-inbox': { type: 'boolean', default: false },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
