@@ -3,11 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../src/ids.js';
-import { createSessionStore } from '../src/users/sessions.js';
 import { inviteUser } from '../src/users/user-actions.js';
-import { requirePageCapability, sendPage } from '../src/web/page-context.js';
-import { defineTemplate } from '../src/web/templates.js';
-import { loadWebSession } from '../src/web/web-sessions.js';
 import {
   type BrowserServer,
   browserAvailable,
@@ -38,30 +34,7 @@ describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout:
   let server: BrowserServer;
 
   beforeAll(async () => {
-    server = await startBrowserServer({
-      configure(app, { database, clock }) {
-        // A page that needs audit.read, as the Audit log page does.
-        const sessions = createSessionStore({
-          database,
-          clock,
-          newId: createIdGenerator({ now: () => clock.now() }),
-        });
-        app.register(async (scope) => {
-          scope.addHook('onRequest', async (request, reply) => {
-            await loadWebSession(sessions, request, reply);
-          });
-          scope.get(
-            '/test-only/audit-page',
-            { onRequest: requirePageCapability('audit.read') },
-            async (request, reply) =>
-              sendPage(request, reply, {
-                title: 'Audit test',
-                body: defineTemplate<Record<string, never>>('<h1>Audit test</h1>').render({}),
-              }),
-          );
-        });
-      },
-    });
+    server = await startBrowserServer();
   });
   afterAll(async () => {
     await server?.close();
@@ -224,7 +197,7 @@ describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout:
     for (const label of navigationLabels) {
       expect(await navigation.getByRole('link', { name: label, exact: true }).count()).toBe(0);
     }
-    const response = await page.goto(`${server.origin}/test-only/audit-page`);
+    const response = await page.goto(`${server.origin}/audit-log`);
     expect(response?.status()).toBe(403);
     expect(await page.getByRole('heading', { name: 'Not allowed' }).isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
