@@ -5,6 +5,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { type Database, PoolDatabase } from './database.js';
+import { keepDirectoryPrivate } from './private-files.js';
 
 /** Options of {@link openPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -31,6 +32,7 @@ export interface PGliteDatabaseOptions {
  */
 export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Database> {
   let lock: DataDirectoryLock | undefined;
+  let stopGuarding: (() => void) | undefined;
   let pglite: PGlite;
   if (options.dataDir === undefined) {
     pglite = new PGlite();
@@ -39,8 +41,11 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     lock = await lockDataDirectory(dataDir);
     try {
+      // 0700, its files 0600, whatever the umask and PGlite's own modes.
+      stopGuarding = keepDirectoryPrivate(dataDir);
       pglite = new PGlite(dataDir);
     } catch (error) {
+      stopGuarding?.();
       await lock.release();
       throw error;
     }
@@ -48,6 +53,7 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
   try {
     await pglite.waitReady;
   } catch (error) {
+    stopGuarding?.();
     await lock?.release();
     throw error;
   }
@@ -60,6 +66,7 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
       try {
         await pglite.close();
       } finally {
+        stopGuarding?.();
         await lock?.release();
       }
     },
