@@ -1,6 +1,7 @@
 import { meSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
+import { webSessionFor } from '../../test/support/web.js';
 
 describe('GET /api/me', () => {
   const server = useTestServer();
@@ -65,6 +66,37 @@ describe('GET /api/me', () => {
     const { token, tokenId } = await server().tokenFor('ADMIN');
     await server().accounts.revokeToken({ tokenId });
     expect((await me(token)).json()).toMatchObject({ status: 401, code: 'token_revoked' });
+  });
+
+  it('tells a browser session who is signed in, with no token', async () => {
+    const session = await webSessionFor(server(), 'MANAGER', {
+      name: 'Grace',
+      email: 'grace@example.com',
+    });
+    const response = await server().app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: session.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      type: 'user',
+      id: session.userId,
+      name: 'Grace',
+      email: 'grace@example.com',
+      role: 'MANAGER',
+      capabilities: [
+        'contacts.read',
+        'contacts.write',
+        'deals.read',
+        'deals.write',
+        'sequences.manage',
+        'campaigns.manage',
+        'audit.read',
+      ],
+      token: null,
+    });
+    expect(meSchema.parse(response.json()).type).toBe('user');
   });
 
   it('is in the OpenAPI document', async () => {
