@@ -1,25 +1,25 @@
 // The web console in a real browser (headless Chromium through playwright-core): every page and
 // the main flow (invite → set password → create account → issue token → use it with the SDK →
 // revoke → 401), axe on every page, keyboard reach, and stored XSS payloads in every field the
-// pages display. Screenshots go to test-results/screenshots/.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+// pages display, on the browser harness of test/support/browser.ts (screenshots in test-output/).
 import { AuthenticationError, FollowUp } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 import { buildServer } from '../src/build-server.js';
 import { systemClock } from '../src/clock.js';
 import { createIdGenerator } from '../src/ids.js';
 import type { Database } from '../src/storage/database.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
 import { inviteUser } from '../src/users/user-actions.js';
+import {
+  browserAvailable,
+  saveScreenshot,
+  seriousViolations,
+  useBrowser,
+} from './support/browser.js';
 import { openTestDatabase, testDriver } from './support/database.js';
 
-const available = chromiumAvailable();
-const screenshots = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const password = 'a long enough password 12345';
 
 // Every payload a stored field could carry; none may run, each must show as text.
@@ -31,11 +31,11 @@ const payloads = {
 const payloadText = `${payloads.script}${payloads.image}${payloads.link}`;
 
 // Axe on a dozen pages takes a while on a shared machine; no test waits on a timer.
-describe.skipIf(!available)('web console in a browser', { timeout: 180_000 }, () => {
+describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_000 }, () => {
   let database: Database;
   let app: FastifyInstance;
   let baseUrl: string;
-  let browser: Browser;
+  const browser = useBrowser();
 
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -46,12 +46,9 @@ describe.skipIf(!available)('web console in a browser', { timeout: 180_000 }, ()
       ehrWebhookSecrets: { athenahealth: 'athena-secret' },
     });
     baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
-    await mkdir(screenshots, { recursive: true });
   });
 
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
     await database?.close();
   });
@@ -71,7 +68,7 @@ describe.skipIf(!available)('web console in a browser', { timeout: 180_000 }, ()
       role,
       name,
     );
-    const page = await (await browser.newContext({ baseURL: baseUrl })).newPage();
+    const page = await (await browser().newContext({ baseURL: baseUrl })).newPage();
     await page.addInitScript('window.__xss = 0');
     page.on('dialog', (dialog) => {
       throw new Error(`A dialog opened: ${dialog.message()}`);
@@ -85,16 +82,9 @@ describe.skipIf(!available)('web console in a browser', { timeout: 180_000 }, ()
   }
 
   async function expectAccessible(page: Page, name: string) {
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-    );
-    expect(
-      serious.map((violation) => `${violation.id}: ${violation.nodes[0]?.html}`),
-      name,
-    ).toEqual([]);
+    expect(await seriousViolations(page), name).toEqual([]);
     expect(await page.evaluate('window.__xss'), name).toBe(0);
-    await page.screenshot({ path: join(screenshots, `${testDriver}-${name}.png`), fullPage: true });
+    await saveScreenshot(page, `console-${testDriver}-${name}`);
   }
 
   it('invite → password → create account → issue token → SDK → revoke → 401 token_revoked', async () => {
