@@ -127,21 +127,27 @@ export const contactBatchInputSchema = z.strictObject({
  */
 export const contactBatchResultSchema = z.discriminatedUnion('result', [
   z.looseObject({
+    /** The item's position in the request. */
     index: z.number().int().nonnegative(),
     /** No contact had this e-mail address: one was created. */
     result: z.literal('created'),
+    /** The contact created. */
     contact: contactSchema,
   }),
   z.looseObject({
+    /** The item's position in the request. */
     index: z.number().int().nonnegative(),
     /** The oldest contact with this e-mail address (case-insensitive) took the item's fields. */
     result: z.literal('updated'),
+    /** The contact as it is now. */
     contact: contactSchema,
   }),
   z.looseObject({
+    /** The item's position in the request. */
     index: z.number().int().nonnegative(),
     /** The item is not a valid contact; nothing was written for it. */
     result: z.literal('invalid'),
+    /** What is wrong with the item: each field's path within it, and a message. */
     errors: z.array(fieldErrorSchema),
   }),
 ]);

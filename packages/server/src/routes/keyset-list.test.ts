@@ -464,3 +464,23 @@ describe('API reference', () => {
     }
   });
 });
+
+describe('unknown parameters on every list', () => {
+  it.each([
+    ['/api/sequences?status=DRAFT', 'sequences.manage'],
+    ['/api/campaigns?q=spring', 'campaigns.manage'],
+    ['/api/users?email=a@example.com', 'users.manage'],
+    ['/api/messages?cursor=abc', 'contacts.read'],
+  ])('answers 400 validation_failed for %s, naming the parameter', async (url) => {
+    const { token } = await server().tokenFor('ADMIN');
+    const response = await get(token, url);
+    expect(response.statusCode).toBe(400);
+    const name = url.split('?')[1]?.split('=')[0];
+    expect(response.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: name, message: 'is not a field of this request' }],
+    });
+    const plain = await get(token, `${url.split('?')[0]}?limit=5&offset=0`);
+    expect(plain.statusCode).toBe(200);
+  });
+});

@@ -44,8 +44,11 @@ export const limitParameter = integerParameter('limit', {
   .optional()
   .transform((value) => value ?? DEFAULT_LIST_LIMIT);
 
-/** @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset` (0 to 100,000). */
-export const offsetListQuery = z.object({
+/**
+ * @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset` (0 to
+ * 100,000). Any other parameter is a 400 `validation_failed`, never ignored.
+ */
+export const offsetListQuery = z.strictObject({
   limit: limitParameter,
   offset: integerParameter('offset', { min: 0, max: MAX_LIST_OFFSET, default: 0 })
     .optional()
