@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
+import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { secretsEqual } from '@followup/webhooks';
@@ -15,10 +15,22 @@ import { type CliOptions, optionSpec, UsageError } from './usage.js';
  */
 export const OPERATOR_CHANNEL_FILE = 'operator-channel.json';
 
+/**
+ * The Unix socket, inside a PGlite data directory, the operator channel listens on. Owner-only
+ * (0600) in an owner-only directory: only the server's own user can listen there or connect, so
+ * the CLI knows it talks to the server, and the server that it talks to its operator.
+ */
+export const OPERATOR_SOCKET_FILE = 'operator.sock';
+
+// Linux and macOS take socket paths of at most 107 and 103 bytes.
+const maxSocketPathBytes = 100;
+
 const maxRequestBytes = 64 * 1024;
 
 interface ChannelFile {
-  url: string;
+  /** The Unix socket's path, or, for a data directory whose path is too long for one, a loopback URL. */
+  socket?: string;
+  url?: string;
   key: string;
   pid: number;
 }
@@ -53,7 +65,8 @@ function sanitizeValues(raw: unknown): CliOptions {
 
 /**
  * @internal Opens the operator channel of a server running on a PGlite data directory: an HTTP
- * listener on loopback only, answering operator commands (`accounts …`, `tokens …`,
+ * listener on a Unix socket in the data directory (owner-only; on loopback only when the
+ * directory's path is too long for a socket), answering operator commands (`accounts …`, `tokens …`,
  * `receipts …`) with the server's own database, for a key written with the address to
  * {@link OPERATOR_CHANNEL_FILE} (mode 0600) in the data directory. The data directory belongs to
  * the running process, so this is how the CLI reaches it.
@@ -103,13 +116,26 @@ export async function openOperatorChannel(options: {
         answer(200, { ok: false, error: { code, message: (error as Error).message } });
       });
   });
+  const socket = join(options.dataDir, OPERATOR_SOCKET_FILE);
+  const useSocket = Buffer.byteLength(socket) <= maxSocketPathBytes && process.platform !== 'win32';
+  if (useSocket) {
+    // A socket left by a process that died (the data directory's lock is ours now).
+    await unlink(socket).catch(() => {});
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    if (useSocket) server.listen(socket, () => resolve());
+    else server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  if (useSocket) await chmod(socket, 0o600);
   const path = join(options.dataDir, OPERATOR_CHANNEL_FILE);
-  const file: ChannelFile = { url: `http://127.0.0.1:${port}`, key, pid: process.pid };
+  const file: ChannelFile = useSocket
+    ? { socket, key, pid: process.pid }
+    : {
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        key,
+        pid: process.pid,
+      };
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(file), { mode: 0o600 });
   await rename(temporary, path);
@@ -117,6 +143,7 @@ export async function openOperatorChannel(options: {
     async close() {
       await unlink(path).catch(() => {});
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (useSocket) await unlink(socket).catch(() => {});
     },
   };
 }
@@ -140,13 +167,9 @@ export async function sendOperatorCommand(
       cause: error,
     });
   }
-  let response: Response;
+  let text: string;
   try {
-    response = await fetch(file.url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${file.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ command, values }),
-    });
+    text = await post(file, JSON.stringify({ command, values }));
   } catch (error) {
     throw new FollowUpServerError({
       code: 'operator_channel_unavailable',
@@ -154,10 +177,37 @@ export async function sendOperatorCommand(
       cause: error,
     });
   }
-  const body = (await response.json()) as
+  const body = JSON.parse(text) as
     | { ok: true; output: OperatorOutput }
     | { ok: false; error: { code: string; message: string } };
   if (body.ok) return body.output;
   if (body.error.code === 'usage') throw new UsageError(body.error.message);
   throw new FollowUpServerError({ code: body.error.code, message: body.error.message });
+}
+
+/** Posts one command to the channel, over its Unix socket (or loopback URL), and reads the answer. */
+function post(file: ChannelFile, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const target = file.socket
+      ? { socketPath: file.socket, path: '/' }
+      : (() => {
+          const url = new URL(String(file.url));
+          return { host: url.hostname, port: url.port, path: '/' };
+        })();
+    const request = httpRequest(
+      {
+        ...target,
+        method: 'POST',
+        headers: { authorization: `Bearer ${file.key}`, 'content-type': 'application/json' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +16,7 @@ import { recordOutboxEvent } from '../outbox/outbox.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
-import { OPERATOR_CHANNEL_FILE } from './operator-channel.js';
+import { OPERATOR_CHANNEL_FILE, OPERATOR_SOCKET_FILE } from './operator-channel.js';
 import { type CliIo, runCli } from './run-cli.js';
 
 const execFileAsync = promisify(execFile);
@@ -845,13 +846,29 @@ describe('followup-server', () => {
         const channelPath = join(storage.dataDir(), OPERATOR_CHANNEL_FILE);
         expect((await stat(channelPath)).mode & 0o777).toBe(0o600);
         const channel = JSON.parse(await readFile(channelPath, 'utf8'));
-        expect(new URL(channel.url).hostname).toBe('127.0.0.1');
-        const intruder = await fetch(channel.url, {
-          method: 'POST',
-          headers: { authorization: 'Bearer guessed' },
-          body: JSON.stringify({ command: 'accounts list', values: {} }),
+        // A Unix socket in the data directory, owner-only: no port any local user could take.
+        expect(channel.url).toBeUndefined();
+        expect(channel.socket).toBe(join(storage.dataDir(), OPERATOR_SOCKET_FILE));
+        const socketStat = await stat(channel.socket);
+        expect(socketStat.isSocket()).toBe(true);
+        expect(socketStat.mode & 0o777).toBe(0o600);
+        const intruder = await new Promise<number>((resolve, reject) => {
+          const request = httpRequest(
+            {
+              socketPath: channel.socket,
+              path: '/',
+              method: 'POST',
+              headers: { authorization: 'Bearer guessed' },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          request.on('error', reject);
+          request.end(JSON.stringify({ command: 'accounts list', values: {} }));
         });
-        expect(intruder.status).toBe(401);
+        expect(intruder).toBe(401);
         await exerciseOperator();
         const usage = captureIo();
         expect(await runCli(['tokens', 'issue', ...storageArguments()], usage.io)).toBe(2);
@@ -869,6 +886,9 @@ describe('followup-server', () => {
           code: 'ENOENT',
         });
         await expect(stat(join(storage.dataDir(), OPERATOR_CHANNEL_FILE))).rejects.toMatchObject({
+          code: 'ENOENT',
+        });
+        await expect(stat(join(storage.dataDir(), OPERATOR_SOCKET_FILE))).rejects.toMatchObject({
           code: 'ENOENT',
         });
       }
