@@ -45,11 +45,32 @@ describe('user actions on /api/users', () => {
     ]);
     expect(JSON.stringify(server().logs)).not.toContain(new URL(body.signInUrl).pathname.slice(8));
 
+    const metadata = await server().database.query<{ metadata: Record<string, unknown> }>(
+      'SELECT metadata FROM audit_entries WHERE target_id = $1',
+      [body.id],
+    );
+    expect(metadata.rows[0]?.metadata).toEqual({ role: 'MANAGER', expiresAt: body.expiresAt });
+
+    // Inviting again, before a password was chosen: the same user, the new role, the name kept,
+    // and only the new link works.
     const again = await call(token, 'POST', '/api/users/invitations', {
-      email: 'grace@example.com',
+      email: 'Grace@Example.com',
       role: 'ADMIN',
     });
     expect(again.statusCode).toBe(201);
+    expect(again.json()).toMatchObject({ id: body.id, email: 'grace@example.com', role: 'ADMIN' });
+    const oldLink = await server().app.inject({
+      method: 'GET',
+      url: new URL(body.signInUrl).pathname,
+    });
+    expect(oldLink.statusCode).toBe(410);
+    const newLink = await server().app.inject({
+      method: 'GET',
+      url: new URL(again.json().signInUrl).pathname,
+    });
+    expect(newLink.statusCode).toBe(200);
+    const user = await call(token, 'GET', `/api/users/${body.id}`);
+    expect(user.json()).toMatchObject({ name: 'Grace Hopper', role: 'ADMIN' });
     const bad = await call(token, 'POST', '/api/users/invitations', {
       email: 'not-an-email',
       role: 'ADMIN',

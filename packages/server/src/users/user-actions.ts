@@ -84,7 +84,8 @@ export function signInUrl(publicUrl: string, token: string): string {
 
 /**
  * Invites a person: creates the user (or, for an existing user who never chose a password, keeps
- * them) and makes a one-time sign-in link, valid 24 hours. Audited as `user.invited`. The same
+ * them, with the new role, and voids their earlier links) and makes a one-time sign-in link,
+ * valid 24 hours. Audited as `user.invited`. The same
  * function serves `followup-server users invite`, the Users page and the API.
  */
 export async function inviteUser(
@@ -97,11 +98,18 @@ export async function inviteUser(
   const name = (input.name ?? '').trim() || email.slice(0, email.indexOf('@'));
   if ([...name].length > 200) throw invalid('name', 'must be at most 200 characters');
   return context.database.transaction(async (transaction) => {
-    const existing = await transaction.query<{ id: string; password_hash: string | null }>(
-      'SELECT id, password_hash FROM users WHERE lower(email) = lower($1) FOR UPDATE',
+    const existing = await transaction.query<{
+      id: string;
+      email: string;
+      password_hash: string | null;
+      disabled_at: Date | null;
+    }>(
+      'SELECT id, email, password_hash, disabled_at FROM users WHERE lower(email) = lower($1) FOR UPDATE',
       [email],
     );
     let id: string;
+    let storedEmail = email;
+    const metadata: Record<string, unknown> = { role };
     const found = existing.rows[0];
     if (found) {
       if (found.password_hash !== null) {
@@ -112,11 +120,16 @@ export async function inviteUser(
         });
       }
       id = found.id;
-      await transaction.query('UPDATE users SET role = $2, name = $3 WHERE id = $1', [
-        id,
-        role,
-        name,
-      ]);
+      storedEmail = found.email;
+      metadata.reinvited = true;
+      // Inviting a disabled person who never signed in enables them again: said in the audit.
+      if (found.disabled_at !== null) metadata.reenabled = true;
+      // A new invite replaces the earlier links: only the newest one works.
+      await transaction.query('DELETE FROM sign_in_links WHERE user_id = $1', [id]);
+      await transaction.query(
+        'UPDATE users SET role = $2, name = COALESCE($3, name), disabled_at = NULL WHERE id = $1',
+        [id, role, input.name?.trim() || null],
+      );
     } else {
       id = context.newId('usr');
       await transaction.query(
@@ -125,10 +138,13 @@ export async function inviteUser(
       );
     }
     const link = await createSignInLink(transaction, id, context);
-    await audit(transaction, context, 'user.invited', id, { role, expiresAt: link.expiresAt });
+    await audit(transaction, context, 'user.invited', id, {
+      ...metadata,
+      expiresAt: link.expiresAt,
+    });
     return {
       id,
-      email,
+      email: storedEmail,
       role,
       signInUrl: signInUrl(input.publicUrl, link.token),
       expiresAt: link.expiresAt,
