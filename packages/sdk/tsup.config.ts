@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const shared = {
   entry: { index: 'src/index.ts' },
@@ -7,6 +10,8 @@ const shared = {
   target: 'es2022',
   platform: 'neutral',
   treeshake: true,
+  // The version the X-FollowUp-Client header reports.
+  define: { __FOLLOWUP_SDK_VERSION__: JSON.stringify(version) },
 } as const;
 
 export default defineConfig([

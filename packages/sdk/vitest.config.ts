@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
 export default defineConfig({
+  // The version the X-FollowUp-Client header reports, as the build defines it.
+  define: { __FOLLOWUP_SDK_VERSION__: JSON.stringify(version) },
   test: {
     // A guard against a hung test, not a measure of speed: on a loaded machine (CI, or many test
     // runs sharing two cores) a walk of 10,000 items over loopback takes well over vitest's

@@ -11,6 +11,8 @@ export interface WithResponse<T> {
   readonly data: T;
   /** The HTTP response; its body has been read, its status and headers are there. */
   readonly response: Response;
+  /** The server's `X-Request-Id` of this response, to quote when asking about the call. */
+  readonly requestId: string | undefined;
 }
 
 /**

@@ -115,10 +115,16 @@ export interface Clock {
  * ```
  */
 export interface FollowUpOptions {
-  /** A service-account token, `hns_<service account id>.<secret>`. Checked at construction. */
-  token: string;
-  /** Where the service is, e.g. `https://followup.example.com`; API paths are appended to it. */
-  baseUrl: string | URL;
+  /**
+   * A service-account token, `hns_<service account id>.<secret>`. Checked at construction.
+   * Defaults to the `FOLLOWUP_TOKEN` environment variable where `process.env` exists.
+   */
+  token?: string;
+  /**
+   * Where the service is, e.g. `https://followup.example.com`; API paths are appended to it.
+   * Defaults to the `FOLLOWUP_BASE_URL` environment variable where `process.env` exists.
+   */
+  baseUrl?: string | URL;
   /**
    * Lets `baseUrl` be a plain `http:` URL on a host other than this machine. Without it, only
    * `https:` is accepted, apart from `localhost`, 127.0.0.0/8 and `[::1]`, so that a token and
@@ -169,6 +175,48 @@ export interface FollowUpOptions {
    * `setTimeout`; tests pass a manual clock.
    */
   clock?: Clock;
+  /**
+   * Headers sent with every call (names are case-insensitive); a call's `headers` option adds
+   * to them and wins on a clash. `Authorization`, `Content-Type` and `Idempotency-Key` are the
+   * client's own and cannot be replaced this way.
+   *
+   * @example
+   * ```ts
+   * new FollowUp({ token, baseUrl, defaultHeaders: { 'x-tenant': 'north' } });
+   * ```
+   */
+  defaultHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Query parameters sent with every call; a call's own parameters and its `query` option win on
+   * a clash.
+   *
+   * @example
+   * ```ts
+   * new FollowUp({ token, baseUrl, defaultQuery: { debug: 'timing' } });
+   * ```
+   */
+  defaultQuery?: Readonly<Record<string, QueryParameter>>;
+  /**
+   * Called before each attempt is sent, for logging and tracing: it may add headers (a
+   * `traceparent`, say) to `event.headers`. It never sees the token. An exception it throws
+   * fails the call.
+   *
+   * @example
+   * ```ts
+   * new FollowUp({ token, baseUrl, onRequest: ({ method, url, attempt }) => log.debug({ method, url, attempt }) });
+   * ```
+   */
+  onRequest?: (event: RequestEvent) => void;
+  /**
+   * Called when each attempt's response arrives, whatever its status, for logging and metrics.
+   * An exception it throws fails the call.
+   *
+   * @example
+   * ```ts
+   * new FollowUp({ token, baseUrl, onResponse: ({ status, requestId, durationMs }) => log.info({ status, requestId, durationMs }) });
+   * ```
+   */
+  onResponse?: (event: ResponseEvent) => void;
 }
 
 /**
@@ -180,6 +228,68 @@ export interface FollowUpOptions {
  * const contact = await client.contacts.get(id, { signal: controller.signal, timeout: 5_000 });
  * ```
  */
+/**
+ * A query parameter's value: a list repeats the parameter, `undefined` leaves it out.
+ *
+ * @example
+ * ```ts
+ * const query: Record<string, QueryParameter> = { tag: ['a', 'b'], page: 2 };
+ * ```
+ */
+export type QueryParameter = string | number | boolean | readonly string[] | undefined;
+
+/**
+ * What {@link FollowUpOptions.onRequest} receives before each attempt is sent.
+ *
+ * @example
+ * ```ts
+ * const onRequest = (event: RequestEvent) => {
+ *   event.headers.traceparent = currentTraceparent();
+ * };
+ * ```
+ */
+export interface RequestEvent {
+  /** `GET`, `POST`, `PATCH` or `DELETE`. */
+  readonly method: string;
+  /** The absolute URL, query included. */
+  readonly url: string;
+  /** 1 for the first attempt, 2 for the first retry… */
+  readonly attempt: number;
+  /**
+   * The headers about to be sent, lower-case names; add or change entries to send them (a trace
+   * header, say). The `Authorization` header is not in it and is added afterwards, so that a hook
+   * that logs the headers never logs the token.
+   */
+  readonly headers: Record<string, string>;
+}
+
+/**
+ * What {@link FollowUpOptions.onResponse} receives when each attempt's answer arrives (before its
+ * body is read).
+ *
+ * @example
+ * ```ts
+ * const onResponse = ({ method, url, status, durationMs }: ResponseEvent) =>
+ *   metrics.timing('followup.request', durationMs, { method, status });
+ * ```
+ */
+export interface ResponseEvent {
+  /** `GET`, `POST`, `PATCH` or `DELETE`. */
+  readonly method: string;
+  /** The absolute URL, query included. */
+  readonly url: string;
+  /** 1 for the first attempt, 2 for the first retry… */
+  readonly attempt: number;
+  /** The HTTP status. */
+  readonly status: number;
+  /** The server's `X-Request-Id`, to quote when asking about this call. */
+  readonly requestId: string | undefined;
+  /** Milliseconds from sending to the response's headers, by the client's clock. */
+  readonly durationMs: number;
+  /** The response's headers. */
+  readonly headers: Headers;
+}
+
 export interface RequestOptions {
   /** Aborts this call (and, for a list, every later page). */
   signal?: AbortSignal;
@@ -192,4 +302,25 @@ export interface RequestOptions {
    * sends the same key on every retry, which is what makes retrying a create safe.
    */
   idempotencyKey?: string;
+  /**
+   * Headers to add to this call (names are case-insensitive), beside and over the client's
+   * `defaultHeaders`. `Authorization`, `Content-Type` and `Idempotency-Key` are the client's own
+   * and cannot be replaced this way.
+   *
+   * @example
+   * ```ts
+   * await client.contacts.get(id, { headers: { 'x-correlation-id': correlationId } });
+   * ```
+   */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Query parameters to add to this call, over the client's `defaultQuery` and the call's own
+   * parameters. A list repeats the parameter.
+   *
+   * @example
+   * ```ts
+   * await client.contacts.list({ limit: 10 }, { query: { include: 'experimental' } });
+   * ```
+   */
+  query?: Readonly<Record<string, QueryParameter>>;
 }

@@ -31,7 +31,10 @@ export type {
   FetchLike,
   FollowUpOptions,
   Logger,
+  QueryParameter,
+  RequestEvent,
   RequestOptions,
+  ResponseEvent,
   RetryEvent,
   Validation,
 } from './client-options.js';

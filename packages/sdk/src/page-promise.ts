@@ -57,7 +57,11 @@ export class PagePromise<P extends Page<Item>, Item>
    * ```
    */
   withResponse(): Promise<WithResponse<P>> {
-    return this.#first.then((page) => ({ data: page, response: page.response }));
+    return this.#first.then((page) => ({
+      data: page,
+      response: page.response,
+      requestId: page.response.headers.get('x-request-id') ?? undefined,
+    }));
   }
 
   /**

@@ -4,7 +4,10 @@ import type {
   Clock,
   FetchLike,
   Logger,
+  QueryParameter,
+  RequestEvent,
   RequestOptions,
+  ResponseEvent,
   RetryEvent,
   Validation,
 } from '../client-options.js';
@@ -17,6 +20,7 @@ import {
   ResponseValidationError,
 } from '../errors.js';
 import { backoffDelay, RETRYABLE_STATUSES } from './backoff.js';
+import { clientHeaders } from './client-header.js';
 import { jsonGuard } from './json-guard.js';
 import { makeAPIError } from './make-api-error.js';
 import { isNetworkError } from './network-error.js';
@@ -41,10 +45,46 @@ export interface HttpClientSettings {
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly clock: Clock;
+  /** Lower-case names. */
+  readonly defaultHeaders: Readonly<Record<string, string>>;
+  readonly defaultQuery: Readonly<Record<string, QueryParameter>>;
+  readonly onRequest: ((event: RequestEvent) => void) | undefined;
+  readonly onResponse: ((event: ResponseEvent) => void) | undefined;
 }
 
 /** A query parameter's value: a list repeats the parameter; `undefined` leaves it out. */
-export type QueryValue = string | number | readonly string[] | undefined;
+export type QueryValue = QueryParameter;
+
+// The headers the client sets itself; a caller's headers never replace them.
+const OWN_HEADERS = new Set(['authorization', 'content-type', 'idempotency-key']);
+
+/**
+ * Checks headers given as an option and returns them with lower-case names, without the ones
+ * the client sets itself.
+ */
+export function checkHeaders(headers: unknown, where: string): Readonly<Record<string, string>> {
+  if (headers === undefined) return {};
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new ConfigurationError({
+      message: `${where} must be an object of header names to strings.`,
+    });
+  }
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (
+      !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ||
+      typeof value !== 'string' ||
+      /[\r\n\0]/.test(value)
+    ) {
+      throw new ConfigurationError({
+        message: `${where}: "${name}" must be a header name with a string value on one line.`,
+      });
+    }
+    const lower = name.toLowerCase();
+    if (!OWN_HEADERS.has(lower)) checked[lower] = value;
+  }
+  return checked;
+}
 
 /** One API call. */
 export interface RequestSpec<T> {
@@ -121,6 +161,7 @@ export class HttpClient {
   // The token lives only here and in `#settings`, never on a public property.
   readonly #authorization: string;
   readonly #fetch: FetchLike;
+  readonly #clientHeaders = clientHeaders();
 
   constructor(settings: HttpClientSettings) {
     this.#settings = settings;
@@ -140,22 +181,35 @@ export class HttpClient {
     return { baseUrl, timeout, maxRetries };
   }
 
-  /** Builds the absolute URL of a path and query. */
-  url(path: string, query?: Readonly<Record<string, QueryValue>>): string {
+  /**
+   * Builds the absolute URL of a path and query: the client's `defaultQuery`, then the call's
+   * own parameters, then its `query` option, a later one replacing an earlier one of the same
+   * name.
+   */
+  url(
+    path: string,
+    own?: Readonly<Record<string, QueryValue>>,
+    extra?: Readonly<Record<string, QueryValue>>,
+  ): string {
+    const defaults = this.#settings.defaultQuery;
+    let query = own;
+    if (extra !== undefined || Object.keys(defaults).length > 0) {
+      query = { ...defaults, ...own, ...extra };
+    }
     let url = this.#settings.baseUrl + path;
     if (query !== undefined) {
       let separator = '?';
       for (const key in query) {
         const value = query[key];
         if (value === undefined) continue;
-        if (typeof value === 'object') {
+        if (typeof value === 'object' && value !== null) {
           for (const each of value) {
             url += `${separator}${encodeURIComponent(key)}=${encodeURIComponent(each)}`;
             separator = '&';
           }
           continue;
         }
-        url += `${separator}${encodeURIComponent(key)}=${typeof value === 'number' ? value : encodeURIComponent(value)}`;
+        url += `${separator}${encodeURIComponent(key)}=${typeof value === 'number' ? value : encodeURIComponent(String(value))}`;
         separator = '&';
       }
     }
@@ -175,7 +229,14 @@ export class HttpClient {
         ? settings.maxRetries
         : checkMaxRetries(options.maxRetries, 'The maxRetries option');
     const method = spec.method;
-    const url = this.url(spec.path, spec.query);
+    if (
+      options.query !== undefined &&
+      (typeof options.query !== 'object' || options.query === null)
+    ) {
+      throw new ConfigurationError({ message: 'The query option must be an object.' });
+    }
+    const url = this.url(spec.path, spec.query, options.query);
+    const callHeaders = checkHeaders(options.headers, 'The headers option');
     const userSignals: AbortSignal[] = [];
     if (settings.signal !== undefined) userSignals.push(settings.signal);
     if (options.signal !== undefined) userSignals.push(options.signal);
@@ -219,21 +280,36 @@ export class HttpClient {
       return undefined;
     };
 
-    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
-    if (spec.authenticate !== false) headers.authorization = this.#authorization;
+    // Ours first, then the client's defaults, the call's own and the caller's; the client's own
+    // headers (the token, the body's type, the idempotency key) last, so that nothing replaces
+    // them.
+    const baseHeaders: Record<string, string> = {
+      accept: 'application/json',
+      ...this.#clientHeaders,
+      ...settings.defaultHeaders,
+      ...spec.headers,
+      ...callHeaders,
+    };
+    const ownHeaders: Record<string, string> = {};
+    if (spec.authenticate !== false) ownHeaders.authorization = this.#authorization;
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      headers['content-type'] = 'application/json';
+      ownHeaders['content-type'] = 'application/json';
     }
-    const init: RequestInit = { method, headers, signal };
-    if (body !== undefined) init.body = body;
     if (method === 'POST') {
-      headers['idempotency-key'] =
+      ownHeaders['idempotency-key'] =
         options.idempotencyKey === undefined
           ? globalThis.crypto.randomUUID()
           : checkIdempotencyKey(options.idempotencyKey);
     }
+    const onRequest = settings.onRequest;
+    const onResponse = settings.onResponse;
+    const fixedInit: RequestInit | undefined =
+      onRequest === undefined
+        ? { method, headers: { ...baseHeaders, ...ownHeaders }, signal }
+        : undefined;
+    if (fixedInit !== undefined && body !== undefined) fixedInit.body = body;
     const logger = settings.logger;
 
     try {
@@ -245,11 +321,35 @@ export class HttpClient {
         const started = clock.now();
         let phase: 'send' | 'read' = 'send';
         logger?.debug?.('followup: request', { method, url, attempt });
+        let hookError: { error: unknown } | undefined;
+        let init = fixedInit;
+        if (init === undefined) {
+          // Each attempt gets its own copy: a hook may add headers (a trace id per attempt).
+          const headers = { ...baseHeaders, ...ownHeaders };
+          for (const name of OWN_HEADERS) delete headers[name];
+          onRequest?.({ method, url, attempt, headers });
+          init = { method, headers: { ...headers, ...ownHeaders }, signal };
+          if (body !== undefined) init.body = body;
+        }
         try {
           const response = await this.#fetch(url, init);
           phase = 'read';
-          const text = await response.text();
           const requestId = response.headers.get('x-request-id') ?? undefined;
+          try {
+            onResponse?.({
+              method,
+              url,
+              attempt,
+              status: response.status,
+              requestId,
+              durationMs: clock.now() - started,
+              headers: response.headers,
+            });
+          } catch (error) {
+            hookError = { error };
+            throw error;
+          }
+          const text = await response.text();
           logger?.debug?.('followup: response', {
             method,
             url,
@@ -259,7 +359,7 @@ export class HttpClient {
             durationMs: clock.now() - started,
           });
           if (response.ok) {
-            return { data: this.#parse(spec, response, text, url), response };
+            return { data: this.#parse(spec, response, text, url), response, requestId };
           }
           status = response.status;
           retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
@@ -278,7 +378,8 @@ export class HttpClient {
           if (!RETRYABLE_STATUSES.has(status) && !inProgress) throw failure;
           reason = 'status';
         } catch (caught) {
-          if (FollowUpError.isInstance(caught)) throw caught;
+          // A hook's own exception fails the call as it is, never retried as a network error.
+          if (FollowUpError.isInstance(caught) || hookError !== undefined) throw caught;
           const stop = stopped(caught);
           if (stop !== undefined) throw stop;
           // Only a network failure is worth another attempt: one that fetch reports while

@@ -22,12 +22,12 @@ export type OpenEnum<Known extends string> = Known | (string & Record<never, nev
  */
 export function openEnum<const Known extends readonly [string, ...string[]]>(
   values: Known,
-): z.ZodType<OpenEnum<Known[number]>> {
+): z.ZodType<OpenEnum<Known[number]>, OpenEnum<Known[number]>> {
   const schema = z.string().meta({
     description: `One of ${values.join(', ')}, or another value added later.`,
     examples: [...values],
   });
-  return schema as unknown as z.ZodType<OpenEnum<Known[number]>>;
+  return schema as unknown as z.ZodType<OpenEnum<Known[number]>, OpenEnum<Known[number]>>;
 }
 
 /**
@@ -36,10 +36,10 @@ export function openEnum<const Known extends readonly [string, ...string[]]>(
  */
 export function boundedOpenEnum<const Known extends readonly [string, ...string[]]>(
   values: Known,
-): z.ZodType<OpenEnum<Known[number]>> {
+): z.ZodType<OpenEnum<Known[number]>, OpenEnum<Known[number]>> {
   const schema = boundedText({ min: 1, max: INPUT_LIMITS.enumValue }).meta({
     description: `One of ${values.join(', ')}, or another value added later.`,
     examples: [...values],
   });
-  return schema as unknown as z.ZodType<OpenEnum<Known[number]>>;
+  return schema as unknown as z.ZodType<OpenEnum<Known[number]>, OpenEnum<Known[number]>>;
 }

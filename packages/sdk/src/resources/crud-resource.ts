@@ -172,7 +172,7 @@ export class CrudResource<
     return new APIPromise(
       this.http
         .request({ method: 'GET', path: `${this.#spec.path}/count`, schema: countSchema, options })
-        .then(({ data, response }) => ({ data: data.count, response })),
+        .then(({ data, response, requestId }) => ({ data: data.count, response, requestId })),
     );
   }
 

@@ -61,6 +61,17 @@ describe('inferred resource types', () => {
     expectTypeOf<{ email: null }>().toExtend<UpdateContactInput>();
     expectTypeOf<Record<never, never>>().toExtend<UpdateContactInput>();
     expectTypeOf<CreateDealInput['amountCents']>().toEqualTypeOf<number>();
+    // Open enumerations when written too: the known values suggested, any string accepted,
+    // nothing else (they were `unknown`).
+    expectTypeOf<CreateContactInput['lifecycle']>().toEqualTypeOf<Lifecycle | undefined>();
+    expectTypeOf<UpdateContactInput['lifecycle']>().toEqualTypeOf<Lifecycle | undefined>();
+    expectTypeOf<CreateDealInput['stage']>().toEqualTypeOf<DealStage | undefined>();
+    expectTypeOf<{
+      firstName: string;
+      lastName: string;
+      lifecycle: 42;
+    }>().not.toExtend<CreateContactInput>();
+    expectTypeOf<{ lifecycle: 'ALUMNI' }>().toExtend<UpdateContactInput>();
     expectTypeOf<InboxSendInput>().toEqualTypeOf<{
       from: string;
       subject: string;
