@@ -286,6 +286,17 @@ describe('audit log, newest first', () => {
     expect(byId.entries.map((entry) => entry.target.id)).toEqual(['tok_5', 'tok_2']);
     const byType = await listAuditEntriesNewestFirst(database(), { actor: 'operator' });
     expect(byType.entries.map((entry) => entry.target.id)).toEqual(['tok_6', 'tok_3', 'tok_0']);
+    // Any string is a page or invalid_cursor, never another failure.
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120 }), async (cursor) => {
+        try {
+          await listAuditEntriesNewestFirst(database(), { cursor, limit: 1 });
+        } catch (error) {
+          expect((error as { code?: string }).code).toBe('invalid_cursor');
+        }
+      }),
+      { numRuns: 100 },
+    );
     const oldestCursor = (await listAuditEntries(database(), { limit: 1 })).nextCursor ?? '';
     for (const bad of ['nonsense!', oldestCursor, 'YXVkaXQ6djE6YmVmb3JlOng']) {
       await expect(listAuditEntriesNewestFirst(database(), { cursor: bad })).rejects.toMatchObject({

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/support/database.js';
 import { getReceipt, listReceipts, RECEIPT_BODY_PREVIEW_BYTES } from './receipts.js';
@@ -95,5 +96,24 @@ describe('EHR receipts', () => {
       'x-forwarded-for': '1.2.3.4, 5.6.7.8',
     });
     expect(await getReceipt(database(), 'rcpt_missing')).toBeUndefined();
+  });
+
+  it('reads any since, until and outcome as a filter or refuses it with invalid_filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 30 }),
+        async (time, verdict) => {
+          for (const filter of [{ since: time }, { until: time }, { verdict }]) {
+            try {
+              expect(await listReceipts(database(), filter)).toEqual([]);
+            } catch (error) {
+              expect((error as { code?: string }).code).toBe('invalid_filter');
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
