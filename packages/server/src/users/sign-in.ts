@@ -29,7 +29,8 @@ const maxEmailLength = 320;
  * same `invalid` after the same work (an unknown e-mail is checked against a decoy hash). Every
  * failure counts against the account and the client address; once either is over its limit,
  * every attempt is `throttled` (even with the right password) until the window ends. Audited:
- * `user.signed_in`, `user.sign_in_failed` (for an existing user) and `sign_in.throttled` when a
+ * `user.signed_in`, `user.sign_in_failed` (target the user, or the e-mail when no user has it) and
+ * `sign_in.throttled` when a
  * burst of failures reaches a limit.
  */
 export async function signInWithPassword(
@@ -56,18 +57,18 @@ export async function signInWithPassword(
   if (!matches || !user) {
     await database.transaction(async (transaction) => {
       const bursts = await throttle.recordFailure(transaction, keys);
-      if (user) {
-        await recordAuditEntry(
-          transaction,
-          {
-            action: 'user.sign_in_failed',
-            actor: { type: 'system' },
-            target: { type: 'user', id: user.id },
-            metadata: { address: attempt.address },
-          },
-          context,
-        );
-      }
+      // Audited whether or not the e-mail is a user's: the same work either way, so the time
+      // taken does not tell (the target says which, for the administrators who read the log).
+      await recordAuditEntry(
+        transaction,
+        {
+          action: 'user.sign_in_failed',
+          actor: { type: 'system' },
+          target: user ? { type: 'user', id: user.id } : { type: 'email', id: email.toLowerCase() },
+          metadata: { address: attempt.address },
+        },
+        context,
+      );
       for (const burst of bursts) {
         await recordAuditEntry(
           transaction,

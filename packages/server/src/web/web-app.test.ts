@@ -247,6 +247,11 @@ describe('the web application', () => {
       'user.signed_in',
       'user.signed_in',
     ]);
+    // A failure for an e-mail no user has is audited too (the same work, so the same time).
+    const unknown = await server().database.query<{ action: string; target_type: string }>(
+      `SELECT action, target_type FROM audit_entries WHERE target_id = 'nobody@example.com'`,
+    );
+    expect(unknown.rows).toEqual([{ action: 'user.sign_in_failed', target_type: 'email' }]);
   });
 
   it('throttles failed sign-ins per account with a 429 page, refusing even the right password, and audits the burst', async () => {
