@@ -67,6 +67,16 @@ export {
 } from './plugins/rate-limit.js';
 export { REQUEST_ID_HEADER } from './plugins/request-id.js';
 export {
+  DEFAULT_RETENTION,
+  MAX_RETENTION_DAYS,
+  type PruneResult,
+  pruneExpired,
+  type RetentionPolicy,
+  type RetentionSchedule,
+  type RetentionScheduleOptions,
+  startRetentionSchedule,
+} from './retention/retention.js';
+export {
   type EhrWebhookEvent,
   type EhrWebhookHandler,
   ehrSecretsFromEnvironment,

@@ -1,5 +1,6 @@
 import type { BuildServerOptions } from '../build-server.js';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../connection-limits.js';
+import { MAX_RETENTION_DAYS, type RetentionPolicy } from '../retention/retention.js';
 import type { CliOptions } from './usage.js';
 import { UsageError } from './usage.js';
 
@@ -87,5 +88,31 @@ export function edgeOptions(
     ...(rateLimit === undefined ? {} : { rateLimit }),
     ...(addressRateLimit === undefined ? {} : { addressRateLimit }),
     ...(authFailureLimit === undefined ? {} : { authFailureLimit }),
+  };
+}
+
+/**
+ * @internal The retention of `start` and `prune`: `--receipt-retention` / `RECEIPT_RETENTION_DAYS`
+ * and `--delivery-retention` / `DELIVERY_RETENTION_DAYS`, whole days (1 to 3650).
+ */
+export function retentionOptions(
+  values: Pick<CliOptions, 'receipt-retention' | 'delivery-retention'>,
+  env: Record<string, string | undefined>,
+): Partial<RetentionPolicy> {
+  const receiptDays = wholeNumber(
+    'receipt-retention',
+    'RECEIPT_RETENTION_DAYS',
+    values['receipt-retention'] ?? env.RECEIPT_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
+  );
+  const deliveryDays = wholeNumber(
+    'delivery-retention',
+    'DELIVERY_RETENTION_DAYS',
+    values['delivery-retention'] ?? env.DELIVERY_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
+  );
+  return {
+    ...(receiptDays === undefined ? {} : { receiptDays }),
+    ...(deliveryDays === undefined ? {} : { deliveryDays }),
   };
 }

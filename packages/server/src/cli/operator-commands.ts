@@ -10,6 +10,7 @@ import { seedDemoData } from '../demo/demo-data.js';
 import { parseDuration } from '../duration.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator } from '../ids.js';
+import { pruneExpired } from '../retention/retention.js';
 import type { Database } from '../storage/database.js';
 import {
   createAccountStore,
@@ -19,6 +20,7 @@ import {
   roles,
   type TokenInfo,
 } from '../tokens/account-store.js';
+import { retentionOptions } from './edge-options.js';
 import { type CliOptions, required, UsageError } from './usage.js';
 import { userCommands } from './user-commands.js';
 
@@ -337,6 +339,17 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   async 'deliveries retry'(values, database) {
     const delivery = await createDeliveryStore({ database }).retry(required(values, 'delivery'));
     return output(delivery, `${delivery.id} is due again now\n`);
+  },
+
+  async prune(values, database) {
+    const policy = retentionOptions(values, {});
+    const pruned = await pruneExpired(database, { now: systemClock.now(), policy });
+    return output(
+      pruned,
+      Object.entries(pruned)
+        .map(([kind, count]) => `${kind}: ${count} deleted\n`)
+        .join(''),
+    );
   },
 
   async 'receipts list'(values, database) {

@@ -491,6 +491,24 @@ describe('followup-server', () => {
       }
     });
 
+    it('prune deletes what outlived its retention, as JSON and as text', async () => {
+      await database().query(
+        `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)
+         VALUES ('rcpt_old', 'nobody', 'unknown_vendor', '\\x', '{}', now() - interval '40 days'),
+                ('rcpt_mid', 'nobody', 'unknown_vendor', '\\x', '{}', now() - interval '10 days'),
+                ('rcpt_new', 'nobody', 'unknown_vendor', '\\x', '{}', now())`,
+      );
+      const first = JSON.parse((await run('prune', '--json')).out);
+      expect(first).toMatchObject({ ehrReceipts: 1, deliveries: 0, idempotencyKeys: 0 });
+      const text = (await run('prune', '--receipt-retention', '7')).out;
+      expect(text).toContain('ehrReceipts: 1 deleted');
+      const { rows } = await database().query<{ id: string }>('SELECT id FROM ehr_receipts');
+      expect(rows).toEqual([{ id: 'rcpt_new' }]);
+      const refused = captureIo();
+      refused.io.database = database();
+      expect(await runCli(['prune', '--receipt-retention', '0'], refused.io)).toBe(2);
+    });
+
     it('start --demo in text mode prints the token, a first call to try and the demo data', async () => {
       const controller = new AbortController();
       const captured = captureIo({}, controller.signal);

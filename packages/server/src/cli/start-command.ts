@@ -7,11 +7,12 @@ import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
 import { parseDuration } from '../duration.js';
 import { createIdGenerator } from '../ids.js';
+import { type RetentionSchedule, startRetentionSchedule } from '../retention/retention.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import type { SessionPolicy } from '../users/sessions.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
-import { edgeOptions } from './edge-options.js';
+import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
 import { type CliOptions, UsageError } from './usage.js';
@@ -144,6 +145,7 @@ export async function startCommand(
     values['session-lifetime'] ?? io.env.SESSION_LIFETIME,
   );
   const limits = edgeOptions(values, io.env);
+  const retention = retentionOptions(values, io.env);
   const { database, release } = await storage.open();
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
@@ -175,6 +177,7 @@ export async function startCommand(
     ...limits,
   });
   let channel: OperatorChannel | undefined;
+  let schedule: RetentionSchedule | undefined;
   try {
     let demoToken: string | undefined;
     let demoData: SeededDemoData | undefined;
@@ -189,6 +192,16 @@ export async function startCommand(
     }
     const address = await app.listen({ port, host });
     worker.start();
+    // Records outsiders can make us keep are deleted by age: hourly, and once now.
+    schedule = startRetentionSchedule({
+      database,
+      clock: systemClock,
+      policy: retention,
+      onPruned: (pruned) => {
+        if (Object.values(pruned).some((count) => count > 0)) app?.log.info({ pruned }, 'pruned');
+      },
+      onError: (error) => app?.log.error({ err: error }, 'retention run failed'),
+    });
     // PGlite's directory is ours alone: operator commands reach it through this channel.
     if (storage.dataDir !== undefined) {
       channel = await openOperatorChannel({
@@ -260,6 +273,7 @@ export async function startCommand(
     await channel?.close();
     // Stop taking requests, then let the attempts in flight finish, then close the storage.
     await app.close();
+    await schedule?.stop();
     await worker.close();
     await release();
   }

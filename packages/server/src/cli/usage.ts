@@ -41,6 +41,10 @@ Commands:
       --address-rate-limit N              requests a minute per client address to the routes
                                           without a token: inbox and EHR webhooks, sign-in
                                           (ADDRESS_RATE_LIMIT, default 1200; 0 turns it off)
+      --receipt-retention DAYS            EHR receipts are deleted after it (RECEIPT_RETENTION_DAYS,
+                                          default 30); pruned hourly, with deliveries and more
+      --delivery-retention DAYS           finished deliveries and their attempts and events
+                                          (DELIVERY_RETENTION_DAYS, default 30)
       --headers-timeout SECONDS           the most a request's headers may take (HEADERS_TIMEOUT,
                                           default 10); then 408 and the connection is closed
       --request-timeout SECONDS           the most a whole request, body included, may take
@@ -83,6 +87,10 @@ Commands:
   users list                              ids, roles, states, sessions, e-mails, names
   users disable --user USR_ID             no more sign-in; their sessions end at once
   users sessions revoke --user USR_ID     end every session of the user at once
+  prune [--receipt-retention DAYS] [--delivery-retention DAYS]
+                                          delete now what outlived its retention (receipts,
+                                          finished deliveries, idempotency records, sessions,
+                                          sign-in links); prints what went
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
@@ -133,6 +141,8 @@ export const optionSpec = {
   'endpoint-concurrency': { type: 'string' },
   'auto-disable-after': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'receipt-retention': { type: 'string' },
+  'delivery-retention': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },

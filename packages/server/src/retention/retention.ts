@@ -1,0 +1,200 @@
+import type { Clock } from '../clock.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../plugins/idempotency.js';
+import type { Database } from '../storage/database.js';
+import { pruneSignInRecords } from '../users/sign-in-links.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How long records that outsiders can make the server keep are kept, in days. */
+export interface RetentionPolicy {
+  /**
+   * EHR webhook receipts, and the digests of accepted deliveries that recognise a replay (kept
+   * at least a day whatever this says).
+   */
+  receiptDays: number;
+  /** Finished outbound deliveries (delivered or dead) with their attempts, and their events. */
+  deliveryDays: number;
+}
+
+/** The defaults: 30 days for receipts and for finished deliveries. */
+export const DEFAULT_RETENTION: Readonly<RetentionPolicy> = Object.freeze({
+  receiptDays: 30,
+  deliveryDays: 30,
+});
+
+/** The longest retention that can be configured: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** How many rows {@link pruneExpired} deleted, by kind. */
+export interface PruneResult {
+  /** EHR webhook receipts. */
+  ehrReceipts: number;
+  /** Digests of accepted EHR deliveries (replay detection). */
+  ehrDeliveryDigests: number;
+  /** Finished outbound deliveries. */
+  deliveries: number;
+  /** Their attempts. */
+  deliveryAttempts: number;
+  /** Dispatched outbox events with no pending delivery. */
+  outboxEvents: number;
+  /** Idempotency records past their 24-hour window. */
+  idempotencyKeys: number;
+  /** Expired web sessions. */
+  sessions: number;
+  /** Used or expired sign-in links. */
+  signInLinks: number;
+  /** Ended sign-in failure windows. */
+  signInFailures: number;
+}
+
+function checkPolicy(policy: RetentionPolicy): void {
+  for (const [name, days] of Object.entries(policy)) {
+    if (!(Number.isInteger(days) && days >= 1 && days <= MAX_RETENTION_DAYS)) {
+      throw new RangeError(`${name} is a whole number of days from 1 to ${MAX_RETENTION_DAYS}.`);
+    }
+  }
+}
+
+/**
+ * Deletes what has outlived its retention, by age at `now`: EHR receipts and replay digests
+ * older than `receiptDays`; finished deliveries (delivered or dead) older than `deliveryDays`
+ * with their attempts, and dispatched outbox events that old with no delivery still pending;
+ * idempotency records past their 24-hour window (reservations whose lease ran out included);
+ * expired sessions, used or expired sign-in links and ended sign-in failure windows. Pending
+ * deliveries, contacts, messages and the audit log are never pruned. Answers what went.
+ *
+ * @example
+ * ```ts
+ * const pruned = await pruneExpired(database, { now: Date.now() });
+ * console.log(pruned.ehrReceipts, 'receipts deleted');
+ * ```
+ */
+export async function pruneExpired(
+  database: Database,
+  options: { now: number; policy?: Partial<RetentionPolicy> },
+): Promise<PruneResult> {
+  const policy = { ...DEFAULT_RETENTION, ...options.policy };
+  checkPolicy(policy);
+  const { now } = options;
+  const receiptCutoff = new Date(now - policy.receiptDays * DAY_MS);
+  // Replay digests live as long as receipts, and at least a day.
+  const digestCutoff = new Date(now - Math.max(1, policy.receiptDays) * DAY_MS);
+  const deliveryCutoff = new Date(now - policy.deliveryDays * DAY_MS);
+  const ehrReceipts = await database.query('DELETE FROM ehr_receipts WHERE received_at < $1', [
+    receiptCutoff,
+  ]);
+  const ehrDeliveryDigests = await database.query(
+    'DELETE FROM ehr_delivery_digests WHERE received_at < $1',
+    [digestCutoff],
+  );
+  // Attempts go with their delivery (ON DELETE CASCADE); the statement's snapshot counts them.
+  const deliveries = await database.query<{ deliveries: number; attempts: number }>(
+    `WITH gone AS (
+       DELETE FROM deliveries
+        WHERE state IN ('delivered', 'dead') AND created_at < $1
+       RETURNING id)
+     SELECT (SELECT count(*) FROM gone)::int AS deliveries,
+            (SELECT count(*) FROM delivery_attempts
+              WHERE delivery_id IN (SELECT id FROM gone))::int AS attempts`,
+    [deliveryCutoff],
+  );
+  const outboxEvents = await database.query(
+    `DELETE FROM outbox_events e
+      WHERE e.dispatched_at IS NOT NULL AND e.created_at < $1
+        AND NOT EXISTS (SELECT 1 FROM deliveries d
+                         WHERE d.event_id = e.id AND d.state = 'pending')`,
+    [deliveryCutoff],
+  );
+  const idempotencyKeys = await database.query(
+    `DELETE FROM idempotency_keys
+      WHERE created_at < $1 AND (lease_expires_at IS NULL OR lease_expires_at < $2)`,
+    [new Date(now - IDEMPOTENCY_WINDOW_MS), new Date(now)],
+  );
+  const signIn = await pruneSignInRecords(database, { now });
+  return {
+    ehrReceipts: ehrReceipts.rowCount,
+    ehrDeliveryDigests: ehrDeliveryDigests.rowCount,
+    deliveries: deliveries.rows[0]?.deliveries ?? 0,
+    deliveryAttempts: deliveries.rows[0]?.attempts ?? 0,
+    outboxEvents: outboxEvents.rowCount,
+    idempotencyKeys: idempotencyKeys.rowCount,
+    sessions: signIn.sessions,
+    signInLinks: signIn.links,
+    signInFailures: signIn.failures,
+  };
+}
+
+/** Options of {@link startRetentionSchedule}. */
+export interface RetentionScheduleOptions {
+  /** Where the records live. */
+  database: Database;
+  /** Decides the ages; the injected clock of the server. */
+  clock: Clock;
+  /** The retention; each field given replaces its default ({@link DEFAULT_RETENTION}). */
+  policy?: Partial<RetentionPolicy>;
+  /** How often to prune, in ms; default one hour (and once at start). */
+  intervalMs?: number;
+  /** Schedules the runs; defaults to `setInterval` (tests pass their own). */
+  setInterval?: (run: () => void, ms: number) => { unref?: () => void } | number;
+  /** Cancels them; defaults to `clearInterval`. */
+  clearInterval?: (handle: never) => void;
+  /** Told what each run deleted. */
+  onPruned?: (result: PruneResult) => void;
+  /** Told when a run fails; the schedule goes on. */
+  onError?: (error: unknown) => void;
+}
+
+/** A running retention schedule. */
+export interface RetentionSchedule {
+  /** Prunes now (the scheduled runs call this); runs never overlap. */
+  runNow(): Promise<PruneResult | undefined>;
+  /** Stops the schedule and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Prunes by age on a schedule (see {@link pruneExpired}): once at start, then every
+ * `intervalMs`. `followup-server start` runs one with the configured retention.
+ *
+ * @example
+ * ```ts
+ * const schedule = startRetentionSchedule({ database, clock: systemClock });
+ * await schedule.stop();
+ * ```
+ */
+export function startRetentionSchedule(options: RetentionScheduleOptions): RetentionSchedule {
+  const { database, clock } = options;
+  checkPolicy({ ...DEFAULT_RETENTION, ...options.policy });
+  let running: Promise<PruneResult | undefined> | undefined;
+  const runNow = (): Promise<PruneResult | undefined> => {
+    if (running) return running;
+    running = pruneExpired(database, {
+      now: clock.now(),
+      ...(options.policy ? { policy: options.policy } : {}),
+    })
+      .then((result) => {
+        options.onPruned?.(result);
+        return result;
+      })
+      .catch((error: unknown) => {
+        options.onError?.(error);
+        return undefined;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const schedule = options.setInterval ?? setInterval;
+  const cancel = options.clearInterval ?? clearInterval;
+  const handle = schedule(() => void runNow(), options.intervalMs ?? 60 * 60 * 1000);
+  if (typeof handle === 'object') handle.unref?.();
+  void runNow();
+  return {
+    runNow,
+    async stop() {
+      cancel(handle as never);
+      await running;
+    },
+  };
+}
