@@ -45,6 +45,7 @@ import { userRoutes } from './routes/users.js';
 import { secretHeaderNames } from './secret-headers.js';
 import type { Database } from './storage/database.js';
 import { createAccountStore } from './tokens/account-store.js';
+import { createTokenCache } from './tokens/token-cache.js';
 import { createSessionStore, type SessionPolicy } from './users/sessions.js';
 import { createSignInThrottle, type SignInThrottlePolicy } from './users/sign-in-throttle.js';
 import { webPages } from './web/pages/index.js';
@@ -206,7 +207,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installRequestIds(app);
   installProblemHandling(app);
   installOpenApi(app);
-  const accounts = createAccountStore({ database, clock, newId });
+  // Verified tokens are remembered briefly; every change to tokens empties it (see the README).
+  const tokenCache = createTokenCache({ database, clock });
+  app.addHook('onReady', () => tokenCache.ready);
+  app.addHook('onClose', () => tokenCache.close());
+  const accounts = createAccountStore({ database, clock, newId, tokenCache });
   const rateLimiter =
     options.rateLimit === false
       ? undefined

@@ -151,7 +151,7 @@ export function decodeAuditCursor(cursor: string): string | undefined {
 interface AuditRow {
   seq: string;
   id: string;
-  occurred_at: Date;
+  occurred_at: string;
   action: string;
   actor_type: AuditActor['type'];
   actor_id: string | null;
@@ -293,7 +293,7 @@ export async function listAuditEntriesNewestFirst(
 function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
-    occurredAt: row.occurred_at.toISOString(),
+    occurredAt: row.occurred_at,
     action: row.action,
     actor:
       row.actor_id === null ? { type: row.actor_type } : { type: row.actor_type, id: row.actor_id },

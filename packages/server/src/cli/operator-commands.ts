@@ -358,8 +358,8 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       id: string;
       vendor: string;
       verdict: string;
-      received_at: Date;
-      handled_at: Date | null;
+      received_at: string;
+      handled_at: string | null;
       handler_error: string | null;
       body_bytes: number;
     }>(
@@ -373,8 +373,8 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
       id: row.id,
       vendor: row.vendor,
       verdict: row.verdict,
-      receivedAt: row.received_at.toISOString(),
-      handledAt: row.handled_at?.toISOString() ?? null,
+      receivedAt: row.received_at,
+      handledAt: row.handled_at,
       handlerError: row.handler_error,
       bodyBytes: row.body_bytes,
     }));

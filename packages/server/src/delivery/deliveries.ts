@@ -42,11 +42,11 @@ interface DeliveryRow {
   endpoint_id: string;
   state: DeliveryInfo['state'];
   attempts: number;
-  next_attempt_at: Date | null;
+  next_attempt_at: string | null;
   last_status: number | null;
   last_error: string | null;
-  created_at: Date;
-  delivered_at: Date | null;
+  created_at: string;
+  delivered_at: string | null;
 }
 
 function toInfo(row: DeliveryRow): DeliveryInfo {
@@ -57,11 +57,11 @@ function toInfo(row: DeliveryRow): DeliveryInfo {
     endpointId: row.endpoint_id,
     state: row.state,
     attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    nextAttemptAt: row.next_attempt_at,
     lastStatus: row.last_status,
     lastError: row.last_error,
-    createdAt: row.created_at.toISOString(),
-    deliveredAt: row.delivered_at?.toISOString() ?? null,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
   };
 }
 
@@ -132,7 +132,7 @@ export function createDeliveryStore(options: {
     /** The attempts of a delivery, oldest first: when, how long, the status or the error. */
     async attempts(id: string): Promise<DeliveryAttemptInfo[]> {
       const { rows } = await database.query<{
-        started_at: Date;
+        started_at: string;
         duration_ms: number;
         status: number | null;
         error: string | null;
@@ -143,7 +143,7 @@ export function createDeliveryStore(options: {
         [id],
       );
       return rows.map((row) => ({
-        startedAt: row.started_at.toISOString(),
+        startedAt: row.started_at,
         durationMs: row.duration_ms,
         status: row.status,
         error: row.error,

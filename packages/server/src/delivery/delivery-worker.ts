@@ -112,16 +112,16 @@ interface ClaimedRow {
   id: string;
   endpoint_id: string;
   attempts: number;
-  lease_until: Date;
+  lease_until: string;
   event: string;
   event_id: string;
-  event_created_at: Date;
+  event_created_at: string;
   data: Record<string, unknown>;
   previous_attributes: Record<string, unknown> | null;
   url: string;
   secret: string;
   previous_secret: string | null;
-  previous_secret_until: Date | null;
+  previous_secret_until: string | null;
 }
 
 /**
@@ -312,7 +312,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         id: row.id,
         event: row.event,
         eventId: row.event_id,
-        createdAt: row.event_created_at.toISOString(),
+        createdAt: row.event_created_at,
         data: row.data,
         previousAttributes: row.previous_attributes,
       },
@@ -362,12 +362,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // Every slot busy: an attempt that ends wakes the worker.
     if (inFlight.size >= concurrency) return pollIntervalMs;
     const now = clock.now();
-    const { rows } = await database.query<{ due: Date | null }>(
+    const { rows } = await database.query<{ due: string | null }>(
       `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) AS due
          FROM deliveries AS d JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
         WHERE d.state = 'pending' AND e.state = 'active'`,
     );
-    const due = rows[0]?.due?.getTime();
+    const dueAt = rows[0]?.due;
+    const due = dueAt === null || dueAt === undefined ? undefined : Date.parse(dueAt);
     return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - now));
   }
 

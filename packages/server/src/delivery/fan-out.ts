@@ -25,7 +25,7 @@ export async function fanOutEvents(
     const { rows: events } = await transaction.query<{
       id: string;
       event: string;
-      created_at: Date;
+      created_at: string;
     }>(
       `SELECT id, event, created_at FROM outbox_events WHERE dispatched_at IS NULL
         ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -35,7 +35,7 @@ export async function fanOutEvents(
     const { rows: endpoints } = await transaction.query<{
       id: string;
       events: string[];
-      created_at: Date;
+      created_at: string;
     }>(`SELECT id, events, created_at FROM webhook_endpoints WHERE state = 'active'`);
     const now = new Date(dependencies.clock.now());
     const ids: string[] = [];
@@ -47,7 +47,7 @@ export async function fanOutEvents(
           continue;
         }
         // An endpoint receives the events that happen after it was added.
-        if (endpoint.created_at.getTime() > event.created_at.getTime()) continue;
+        if (Date.parse(endpoint.created_at) > Date.parse(event.created_at)) continue;
         ids.push(dependencies.newId('dlv'));
         eventIds.push(event.id);
         endpointIds.push(endpoint.id);

@@ -74,7 +74,7 @@ describe('the webhook endpoint store', () => {
     const { rows } = await database().query<{
       secret: string;
       previous_secret: string | null;
-      previous_secret_until: Date | null;
+      previous_secret_until: string | null;
     }>('SELECT secret, previous_secret, previous_secret_until FROM webhook_endpoints');
     const row = rows[0] as (typeof rows)[number];
     expect(signingSecrets(row, clock.now())).toEqual([rotated.secret, endpoint.secret]);

@@ -50,10 +50,10 @@ interface EndpointRow {
   events: string[];
   state: 'active' | 'disabled';
   disabled_reason: 'gone' | 'failing' | null;
-  failing_since: Date | null;
-  previous_secret_until: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  failing_since: string | null;
+  previous_secret_until: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 const infoColumns =
@@ -67,10 +67,10 @@ function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
     events: row.events,
     state: row.state,
     disabledReason: row.disabled_reason,
-    failingSince: row.failing_since?.toISOString() ?? null,
-    previousSecretUntil: until !== null && until.getTime() > now ? until.toISOString() : null,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    failingSince: row.failing_since,
+    previousSecretUntil: until !== null && Date.parse(until) > now ? until : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -88,13 +88,13 @@ export function generateSigningSecret(): string {
  * one while a rotation's overlap lasts.
  */
 export function signingSecrets(
-  row: { secret: string; previous_secret: string | null; previous_secret_until: Date | null },
+  row: { secret: string; previous_secret: string | null; previous_secret_until: string | null },
   now: number,
 ): string[] {
   const overlapping =
     row.previous_secret !== null &&
     row.previous_secret_until !== null &&
-    row.previous_secret_until.getTime() > now;
+    Date.parse(row.previous_secret_until) > now;
   return overlapping ? [row.secret, row.previous_secret as string] : [row.secret];
 }
 

@@ -70,7 +70,7 @@ interface EventRow {
   event: string;
   data: Record<string, unknown>;
   previous_attributes: Record<string, unknown> | null;
-  created_at: Date;
+  created_at: string;
 }
 
 /** @internal What {@link listEvents} reads. */
@@ -134,7 +134,7 @@ export async function listEvents(
     events: page.map((row) => ({
       id: row.id,
       event: row.event,
-      createdAt: row.created_at.toISOString(),
+      createdAt: row.created_at,
       data: row.data,
       ...(row.previous_attributes === null ? {} : { previousAttributes: row.previous_attributes }),
     })),

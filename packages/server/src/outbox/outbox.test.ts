@@ -30,7 +30,7 @@ describe('recordOutboxEvent', () => {
         id: event.id,
         event: 'contact.created',
         data,
-        created_at: new Date('2026-03-01T09:00:00.000Z'),
+        created_at: '2026-03-01T09:00:00.000Z',
         dispatched_at: null,
       },
     ]);

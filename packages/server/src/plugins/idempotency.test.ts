@@ -195,10 +195,10 @@ describe('Idempotency-Key', () => {
       const renewedUntil = server().clock.now() + IDEMPOTENCY_LEASE_MS;
       vi.advanceTimersByTime(IDEMPOTENCY_LEASE_RENEW_MS);
       for (let tries = 0; tries < 1000; tries++) {
-        const { rows } = await server().database.query<{ lease_expires_at: Date }>(
+        const { rows } = await server().database.query<{ lease_expires_at: string }>(
           'SELECT lease_expires_at FROM idempotency_keys',
         );
-        if (rows[0]?.lease_expires_at.getTime() === renewedUntil) break;
+        if (Date.parse(rows[0]?.lease_expires_at ?? '') === renewedUntil) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
       const concurrent = await create(token, { name: 'a' }, 'key-1');

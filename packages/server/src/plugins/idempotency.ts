@@ -45,9 +45,9 @@ interface KeyRow {
   status: number | null;
   response_body: string | null;
   response_type: string | null;
-  created_at: Date;
+  created_at: string;
   holder: string | null;
-  lease_expires_at: Date | null;
+  lease_expires_at: string | null;
 }
 
 /**
@@ -161,11 +161,11 @@ export function installIdempotency(
       );
       const row = rows[0];
       if (!row) continue; // released in between: try to reserve again
-      const age = now - row.created_at.getTime();
+      const createdAt = Date.parse(row.created_at);
+      const age = now - createdAt;
       // Rows from before leases had none: a minute from their creation, as then.
-      const leaseEnd = (
-        row.lease_expires_at ?? new Date(row.created_at.getTime() + 60_000)
-      ).getTime();
+      const leaseEnd =
+        row.lease_expires_at === null ? createdAt + 60_000 : Date.parse(row.lease_expires_at);
       const abandoned =
         row.status === null && leaseEnd <= now && (row.holder === null || !running.has(row.holder));
       if (age >= IDEMPOTENCY_WINDOW_MS || abandoned) {

@@ -56,8 +56,8 @@ interface ReceiptRow {
   id: string;
   vendor: string;
   verdict: string;
-  received_at: Date;
-  handled_at: Date | null;
+  received_at: string;
+  handled_at: string | null;
   handler_error: string | null;
   body_bytes: number;
 }
@@ -67,8 +67,8 @@ function toSummary(row: ReceiptRow): ReceiptSummary {
     id: row.id,
     vendor: row.vendor,
     verdict: row.verdict,
-    receivedAt: row.received_at.toISOString(),
-    handledAt: row.handled_at?.toISOString() ?? null,
+    receivedAt: row.received_at,
+    handledAt: row.handled_at,
     handlerError: row.handler_error,
     bodyBytes: row.body_bytes,
   };

@@ -64,16 +64,16 @@ describe('POST /api/contacts', () => {
         id: expect.stringMatching(/^evt_/),
         event: 'contact.created',
         data: contact,
-        created_at: new Date('2026-03-01T09:00:00.000Z'),
+        created_at: '2026-03-01T09:00:00.000Z',
         dispatched_at: null,
       },
     ]);
-    const event = events[0] as { id: string; event: string; data: unknown; created_at: Date };
+    const event = events[0] as { id: string; event: string; data: unknown; created_at: string };
     // The body delivery will send is what the SDK's webhook schema reads.
     const body = {
       id: event.id,
       event: event.event,
-      createdAt: event.created_at.toISOString(),
+      createdAt: event.created_at,
       data: event.data,
     };
     expect(contactCreatedEventSchema.parse(body).data).toMatchObject({

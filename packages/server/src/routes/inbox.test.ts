@@ -36,7 +36,7 @@ describe('POST /api/inbox/webhook', () => {
         sender: 'ada@example.com',
         subject: 'Follow-up',
         text: 'Call me',
-        received_at: new Date('2026-03-01T09:00:00.000Z'),
+        received_at: '2026-03-01T09:00:00.000Z',
       },
     ]);
   });

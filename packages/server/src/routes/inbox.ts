@@ -28,7 +28,7 @@ interface MessageRow {
   sender: string;
   subject: string;
   text: string | null;
-  received_at: Date;
+  received_at: string;
 }
 
 /**
@@ -127,7 +127,7 @@ export function inboxRoutes(options: {
             from: row.sender,
             subject: row.subject,
             ...(row.text === null ? {} : { text: row.text }),
-            receivedAt: row.received_at.toISOString(),
+            receivedAt: row.received_at,
           })),
         };
       },

@@ -153,8 +153,8 @@ export function itemFromRow(
     }
     item[key] = field.type === 'integer' ? Number(value) : value;
   }
-  item.createdAt = (row.created_at as Date).toISOString();
-  if (definition.updatedAt) item.updatedAt = (row.updated_at as Date).toISOString();
+  item.createdAt = row.created_at;
+  if (definition.updatedAt) item.updatedAt = row.updated_at;
   return item;
 }
 

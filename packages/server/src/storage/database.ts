@@ -1,8 +1,9 @@
-import type pg from 'pg';
+import pg from 'pg';
+import { isoTimestamp } from './iso-timestamp.js';
 
 /** The rows of a query and how many rows the statement touched. */
 export interface QueryResult<Row> {
-  /** The rows returned, with PostgreSQL's types as `pg` maps them on both drivers. */
+  /** The rows returned, with the same JavaScript types on both drivers (see {@link Queryable}). */
   rows: Row[];
   /** Rows inserted, updated, deleted or returned. */
   rowCount: number;
@@ -12,8 +13,12 @@ export interface QueryResult<Row> {
  * Something SQL can be sent to: the database itself (each statement on its own) or the
  * transaction handed to {@link Database.transaction}'s callback.
  *
- * Both drivers go through `pg`, so they return the same JavaScript types: `timestamptz` as
- * `Date`, `bigint` as a decimal `string`, `jsonb` parsed, `bytea` as a `Buffer`.
+ * Both drivers return the same JavaScript types: `timestamptz` as an ISO 8601 UTC string with
+ * milliseconds (`2026-01-02T03:04:05.678Z`, exactly `Date#toISOString()` of the value; never a
+ * `Date`, so that a timestamp goes from the database to a response without a round trip),
+ * `bigint` as a decimal `string`, `integer` as a `number`, `jsonb` parsed, `bytea` as a `Buffer`,
+ * anything else as `pg` parses it. Parameters are written as `pg` writes them (a `Date` or an ISO
+ * string for a `timestamptz`).
  */
 export interface Queryable {
   /**
@@ -31,6 +36,12 @@ export interface Queryable {
     sql: string,
     params?: readonly unknown[],
   ): Promise<QueryResult<Row>>;
+}
+
+/** Options of {@link Database.listen}. */
+export interface ListenOptions {
+  /** Told whether the listening connection is up, each time that changes. */
+  onListening?: (listening: boolean) => void;
 }
 
 /** Which storage driver a {@link Database} runs on. */
@@ -64,23 +75,126 @@ export interface Database extends Queryable {
    * without it simply gets no notifications.
    *
    * @param channel - A channel name: lowercase letters, digits and `_`.
+   * @param options.onListening - Told `true` each time the listening connection is up (and
+   *   `LISTEN` done), `false` each time it is lost or cannot be made: what depends on hearing
+   *   every notification (a cache) stops trusting itself meanwhile.
    */
-  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen?(
+    channel: string,
+    onNotify: () => void,
+    options?: ListenOptions,
+  ): Promise<() => Promise<void>>;
   /** Closes every connection (and, for PGlite, the database and its lock). */
   close(): Promise<void>;
 }
 
-function toResult<Row>(raw: pg.QueryResult | pg.QueryResult[]): QueryResult<Row> {
-  // Several statements in one string (a migration) answer with one result each: keep the last.
-  const result = (Array.isArray(raw) ? raw.at(-1) : raw) ?? { rows: [], rowCount: 0 };
-  return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+/** SQL texts given a statement name (prepared once per connection, then only executed). */
+const MAX_NAMED_STATEMENTS = 1000;
+
+/** @internal Row objects from `pg`'s array-mode rows, one constructor per column list. */
+type RowBuilder = (values: readonly unknown[]) => Record<string, unknown>;
+
+function rowBuilder(names: readonly string[]): RowBuilder {
+  return (values) => {
+    const row: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) {
+      row[names[index] as string] = values[index];
+    }
+    return row;
+  };
 }
 
-/** @internal A {@link Database} over a `pg` pool; both drivers use it. */
+/**
+ * @internal Runs statements on a `pg` pool or client: SQL with parameters as a named prepared
+ * statement (planned once per connection; up to {@link MAX_NAMED_STATEMENTS} distinct texts,
+ * unnamed beyond), rows fetched in array mode and made into objects by a builder kept per
+ * statement. SQL without parameters goes through the simple protocol, so a string may hold
+ * several statements (a migration); the last one's result is kept.
+ */
+class StatementRunner {
+  /** By SQL text: its statement name, or `null` once it may no longer be named (see below). */
+  readonly #names = new Map<string, string | null>();
+  readonly #builders = new Map<string, { fields: readonly pg.FieldDef[]; build: RowBuilder }>();
+
+  nameOf(sql: string): string | undefined {
+    let name = this.#names.get(sql);
+    if (name === undefined && this.#names.size < MAX_NAMED_STATEMENTS) {
+      name = `f${this.#names.size + 1}`;
+      this.#names.set(sql, name);
+    }
+    return name ?? undefined;
+  }
+
+  /**
+   * @param retry - Whether a statement whose result type changed under it (a migration by
+   *   another instance) may run again, unnamed: not inside a transaction, which the error ended.
+   */
+  async run<Row>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: readonly unknown[],
+    retry: boolean,
+  ): Promise<QueryResult<Row>> {
+    if (params.length === 0) {
+      const raw = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+      // Several statements in one string (a migration) answer with one result each: keep the last.
+      const result = (Array.isArray(raw) ? raw.at(-1) : raw) ?? { rows: [], rowCount: 0 };
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    }
+    const name = this.nameOf(sql);
+    let result: pg.QueryArrayResult;
+    try {
+      result = await client.query({
+        text: sql,
+        values: params as unknown[],
+        rowMode: 'array',
+        ...(name === undefined ? {} : { name }),
+      });
+    } catch (error) {
+      // "cached plan must not change result type": from now on this text runs unnamed.
+      if (name === undefined || (error as { code?: unknown }).code !== '0A000') throw error;
+      this.#names.set(sql, null);
+      if (!retry) throw error;
+      return this.run<Row>(client, sql, params, false);
+    }
+    let builder = this.#builders.get(sql);
+    if (builder === undefined || !sameFields(builder.fields, result.fields)) {
+      builder = { fields: result.fields, build: rowBuilder(result.fields.map((f) => f.name)) };
+      if (this.#builders.size < MAX_NAMED_STATEMENTS) this.#builders.set(sql, builder);
+    }
+    const rows = new Array<Row>(result.rows.length);
+    for (let index = 0; index < rows.length; index++) {
+      rows[index] = builder.build(result.rows[index] as unknown[]) as Row;
+    }
+    return { rows, rowCount: result.rowCount ?? rows.length };
+  }
+}
+
+function sameFields(a: readonly pg.FieldDef[], b: readonly pg.FieldDef[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    if (a[index]?.name !== b[index]?.name) return false;
+  }
+  return true;
+}
+
+/**
+ * @internal The type parsers of both drivers' `pg` clients: `pg`'s own, but `timestamptz`, which
+ * stays an ISO 8601 UTC string (see {@link Queryable}).
+ */
+export const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
+      ? isoTimestamp
+      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** @internal A {@link Database} over a `pg` pool (PostgreSQL). */
 export class PoolDatabase implements Database {
   readonly driver: DatabaseDriver;
   readonly #pool: pg.Pool;
   readonly #onClose: () => Promise<void>;
+  readonly #statements = new StatementRunner();
   #closed = false;
 
   constructor(options: { driver: DatabaseDriver; pool: pg.Pool; onClose?: () => Promise<void> }) {
@@ -93,7 +207,7 @@ export class PoolDatabase implements Database {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    return toResult<Row>(await this.#pool.query(sql, params as unknown[]));
+    return this.#statements.run<Row>(this.#pool, sql, params, true);
   }
 
   async transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
@@ -102,8 +216,8 @@ export class PoolDatabase implements Database {
     try {
       await client.query('BEGIN');
       const transaction: Queryable = {
-        query: async <Row>(sql: string, params: readonly unknown[] = []) =>
-          toResult<Row>(await client.query(sql, params as unknown[])),
+        query: <Row>(sql: string, params: readonly unknown[] = []) =>
+          this.#statements.run<Row>(client, sql, params, false),
       };
       try {
         const value = await callback(transaction);
@@ -124,7 +238,11 @@ export class PoolDatabase implements Database {
     }
   }
 
-  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onNotify: () => void,
+    options: ListenOptions = {},
+  ): Promise<() => Promise<void>> {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
       throw new RangeError('A channel name is lowercase letters, digits and underscores.');
     }
@@ -134,6 +252,7 @@ export class PoolDatabase implements Database {
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
     const schedule = () => {
+      options.onListening?.(false);
       if (stopped || this.#closed) return;
       retry = setTimeout(() => void connect(true), 1_000);
       retry.unref?.();
@@ -155,6 +274,7 @@ export class PoolDatabase implements Database {
         if (message.channel === channel) onNotify();
       });
       connected.on('error', () => drop(connected));
+      connected.on('end', () => drop(connected));
       client = connected;
       try {
         await connected.query(`LISTEN ${channel}`);
@@ -162,6 +282,7 @@ export class PoolDatabase implements Database {
         return drop(connected);
       }
       if (again) onNotify();
+      options.onListening?.(true);
     };
     await connect(false);
     return async () => {

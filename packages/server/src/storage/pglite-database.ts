@@ -1,11 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
-import { type Database, PoolDatabase } from './database.js';
+import type { Database, Queryable, QueryResult } from './database.js';
 import { keepDirectoryPrivate } from './private-files.js';
+import { type RowDecoder, rowDecoder } from './row-decoder.js';
+import {
+  type ColumnDescription,
+  type ErrorFields,
+  MessageWriter,
+  readBackendMessages,
+  type WireParameter,
+} from './wire-protocol.js';
 
 /** Options of {@link openPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -16,12 +24,259 @@ export interface PGliteDatabaseOptions {
   dataDir?: string;
 }
 
+/** Named statements kept prepared at once; the least recently used one is closed beyond. */
+const MAX_PREPARED_STATEMENTS = 500;
+
+interface PreparedStatement {
+  name: string;
+  /** `undefined` until the first run described it; `null` for a statement without rows. */
+  decoder: RowDecoder | null | undefined;
+}
+
+const errorFieldNames: Readonly<Record<string, string>> = {
+  S: 'severity',
+  C: 'code',
+  D: 'detail',
+  H: 'hint',
+  P: 'position',
+  p: 'internalPosition',
+  q: 'internalQuery',
+  W: 'where',
+  s: 'schema',
+  t: 'table',
+  c: 'column',
+  d: 'dataType',
+  n: 'constraint',
+  F: 'file',
+  L: 'line',
+  R: 'routine',
+};
+
+/** An `ErrorResponse` as the same `DatabaseError` that `pg` throws, with the same fields. */
+function databaseError(fields: ErrorFields): pg.DatabaseError {
+  const error = new pg.DatabaseError(fields.M ?? 'unknown error', 0, 'error');
+  const target = error as unknown as Record<string, string>;
+  for (const [letter, name] of Object.entries(errorFieldNames)) {
+    const value = fields[letter];
+    if (value !== undefined) target[name] = value;
+  }
+  return error;
+}
+
+/** A parameter as `pg` sends it: `Buffer`s in binary, everything else as `pg` writes it. */
+function wireParameter(value: unknown): WireParameter {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  const prepared = pgUtils.prepareValue(value);
+  if (prepared === null || prepared === undefined) return null;
+  return prepared instanceof Uint8Array ? prepared : String(prepared);
+}
+
+function rowCountOf(tag: string): number | null {
+  const space = tag.lastIndexOf(' ');
+  if (space === -1) return null;
+  const count = Number(tag.slice(space + 1));
+  return Number.isInteger(count) ? count : null;
+}
+
+/** Collects one batch's answer: the last statement's rows, its row count, or its error. */
+class ResultCollector {
+  rows: Record<string, unknown>[] = [];
+  rowCount: number | null = null;
+  failure: ErrorFields | undefined;
+  parsed = false;
+  columns: ColumnDescription[] | null | undefined;
+  #decoder: RowDecoder | null | undefined;
+  #completed = false;
+
+  constructor(decoder: RowDecoder | null | undefined) {
+    this.#decoder = decoder;
+  }
+
+  parseComplete(): void {
+    this.parsed = true;
+  }
+
+  rowDescription(columns: ColumnDescription[]): void {
+    this.columns = columns;
+    this.#decoder = rowDecoder(columns);
+  }
+
+  noData(): void {
+    this.columns = null;
+    this.#decoder = null;
+  }
+
+  dataRow(data: Buffer, offsets: Int32Array, count: number): void {
+    if (this.#completed) {
+      // The next statement of a simple query: only the last one's result is kept.
+      this.rows = [];
+      this.#completed = false;
+    }
+    if (this.#decoder) this.rows.push(this.#decoder(data, offsets, count));
+  }
+
+  commandComplete(tag: string): void {
+    if (this.#completed) this.rows = [];
+    this.#completed = true;
+    this.rowCount = rowCountOf(tag);
+  }
+
+  error(fields: ErrorFields): void {
+    this.failure = fields;
+  }
+
+  get decoder(): RowDecoder | null | undefined {
+    return this.#decoder;
+  }
+}
+
+/**
+ * @internal The embedded database, spoken to in PostgreSQL's own protocol through PGlite's raw
+ * entry (`execProtocolRaw`): each distinct SQL text with parameters becomes a named prepared
+ * statement, planned once, then only bound and executed; rows are decoded by {@link rowDecoder}
+ * into the same values `pg` gives (but `timestamptz`, an ISO string). SQL without parameters
+ * goes through the simple protocol, so one string may hold several statements (a migration).
+ * PGlite is one single-user backend: statements and transactions take turns.
+ */
+class PGliteDatabase implements Database {
+  readonly driver = 'pglite' as const;
+  readonly #pglite: PGlite;
+  readonly #onClose: () => Promise<void>;
+  readonly #writer = new MessageWriter();
+  readonly #statements = new Map<string, PreparedStatement>();
+  readonly #toClose: string[] = [];
+  #turn: Promise<unknown> = Promise.resolve();
+  #nextName = 0;
+  #inTransaction = false;
+  #closed = false;
+
+  constructor(pglite: PGlite, onClose: () => Promise<void>) {
+    this.#pglite = pglite;
+    this.#onClose = onClose;
+  }
+
+  /** Runs `work` once every earlier query and transaction is done. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#turn.then(work);
+    this.#turn = result.catch(() => {});
+    return result;
+  }
+
+  async #exchange(message: Uint8Array, collector: ResultCollector): Promise<void> {
+    if (this.#closed) throw new Error('The database is closed.');
+    const answer = await this.#pglite.execProtocolRaw(message, { syncToFs: !this.#inTransaction });
+    readBackendMessages(answer, collector);
+  }
+
+  async #run<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+    const collector =
+      params.length === 0 ? await this.#simple(sql) : await this.#extended(sql, params, true);
+    if (collector.failure) throw databaseError(collector.failure);
+    return {
+      rows: collector.rows as Row[],
+      rowCount: collector.rowCount ?? collector.rows.length,
+    };
+  }
+
+  async #simple(sql: string): Promise<ResultCollector> {
+    const collector = new ResultCollector(undefined);
+    await this.#exchange(this.#writer.query(sql).take(), collector);
+    return collector;
+  }
+
+  async #extended(
+    sql: string,
+    params: readonly unknown[],
+    retry: boolean,
+  ): Promise<ResultCollector> {
+    const parameters = params.map(wireParameter);
+    const writer = this.#writer;
+    for (const name of this.#toClose.splice(0)) writer.closeStatement(name);
+    let statement = this.#statements.get(sql);
+    const fresh = statement === undefined;
+    if (statement === undefined) {
+      statement = { name: `s${++this.#nextName}`, decoder: undefined };
+      writer.parse(statement.name, sql).describeStatement(statement.name);
+    } else {
+      // Most recently used last: the first entry is the one to close when the cache is full.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, statement);
+    }
+    writer.bind(statement.name, parameters).execute().sync();
+    const collector = new ResultCollector(statement.decoder);
+    await this.#exchange(writer.take(), collector);
+    if (fresh) {
+      if (collector.parsed) {
+        statement.decoder = collector.decoder;
+        this.#statements.set(sql, statement);
+        if (this.#statements.size > MAX_PREPARED_STATEMENTS) {
+          const [oldest] = this.#statements;
+          if (oldest) {
+            this.#statements.delete(oldest[0]);
+            this.#toClose.push(oldest[1].name);
+          }
+        }
+      }
+    } else if (collector.failure?.C === '0A000') {
+      // "cached plan must not change result type": a table changed under the statement.
+      this.#statements.delete(sql);
+      this.#toClose.push(statement.name);
+      if (retry && !this.#inTransaction) return this.#extended(sql, params, false);
+    }
+    return collector;
+  }
+
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<QueryResult<Row>> {
+    return this.#exclusive(() => this.#run<Row>(sql, params));
+  }
+
+  transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      await this.#run('BEGIN', []);
+      this.#inTransaction = true;
+      const transaction: Queryable = {
+        query: <Row>(sql: string, params: readonly unknown[] = []) => this.#run<Row>(sql, params),
+      };
+      try {
+        const value = await callback(transaction);
+        this.#inTransaction = false;
+        await this.#run('COMMIT', []);
+        return value;
+      } catch (error) {
+        this.#inTransaction = false;
+        await this.#run('ROLLBACK', []).catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async listen(channel: string): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
+      throw new RangeError('A channel name is lowercase letters, digits and underscores.');
+    }
+    // One process owns the database: it tells itself directly.
+    return async () => {};
+  }
+
+  close(): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#closed) return;
+      this.#closed = true;
+      await this.#onClose();
+    });
+  }
+}
+
 /**
  * Opens the embedded PGlite database (PostgreSQL compiled to WebAssembly, in this process).
  *
- * It is driven through `pg` with PGlite's node-postgres adapter, so SQL, parameters and row
- * types are exactly those of {@link openPostgresDatabase}. A data directory is locked with a
- * lock file for as long as the database is open; opening it from a second process fails with
+ * Its SQL and parameters are exactly those of {@link openPostgresDatabase}, and its rows carry
+ * the same JavaScript values (see {@link Queryable}). A data directory is locked with a lock file
+ * for as long as the database is open; opening it from a second process fails with
  * `data_directory_locked`. Run migrations with {@link migrate} before use.
  *
  * @example
@@ -52,23 +307,19 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
   }
   try {
     await pglite.waitReady;
+    // Timestamps come out as `…+00`, the form isoTimestamp reads without a Date.
+    await pglite.exec("SET TIME ZONE 'UTC'");
   } catch (error) {
     stopGuarding?.();
     await lock?.release();
     throw error;
   }
-  // PGlite is one single-user backend: one connection, so statements and transactions queue.
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
-  return new PoolDatabase({
-    driver: 'pglite',
-    pool,
-    onClose: async () => {
-      try {
-        await pglite.close();
-      } finally {
-        stopGuarding?.();
-        await lock?.release();
-      }
-    },
+  return new PGliteDatabase(pglite, async () => {
+    try {
+      await pglite.close();
+    } finally {
+      stopGuarding?.();
+      await lock?.release();
+    }
   });
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { FollowUpServerError } from '../errors.js';
-import { type Database, PoolDatabase } from './database.js';
+import { type Database, PoolDatabase, typeParsers } from './database.js';
 
 /** Options of {@link openPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
@@ -47,6 +47,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   const config: pg.PoolConfig = {
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
+    types: typeParsers,
   };
   const timeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   if (!(Number.isSafeInteger(timeout) && timeout >= 0)) {
@@ -57,6 +58,8 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   }
   config.options = [
     `-c statement_timeout=${timeout}`,
+    // Timestamps come out as `…+00`, the form the type parser reads without a Date.
+    '-c TimeZone=UTC',
     ...(schema === undefined ? [] : [`-c search_path=${schema}`]),
   ].join(' ');
   const pool = new pg.Pool(config);

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
+import { TOKEN_REVOKED_CHANNEL, type TokenCache, tokensChanged } from './token-cache.js';
 import { formatToken, generateSecret, hashSecret, parseToken } from './token-format.js';
 
 /** The role of a service account; it fixes the account's capabilities. */
@@ -135,6 +136,11 @@ export interface AccountStoreOptions {
   newId?: IdGenerator;
   /** Random bytes for secrets; defaults to `crypto.randomBytes`. */
   randomBytes?: (size: number) => Uint8Array;
+  /**
+   * @internal Where {@link AccountStore.verifyToken} remembers verified tokens (the server's
+   * own store has one); without it every verification is a lookup.
+   */
+  tokenCache?: TokenCache;
 }
 
 /** Options of {@link AccountStore.issueToken}. */
@@ -225,8 +231,8 @@ interface AccountRow {
   id: string;
   name: string;
   role: Role;
-  created_at: Date;
-  disabled_at: Date | null;
+  created_at: string;
+  disabled_at: string | null;
 }
 
 interface TokenRow {
@@ -234,10 +240,10 @@ interface TokenRow {
   account_id: string;
   label: string | null;
   secret_sha256: Buffer;
-  created_at: Date;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
   replaced_by: string | null;
 }
 
@@ -254,8 +260,8 @@ function toAccount(row: AccountRow): ServiceAccount {
     id: row.id,
     name: row.name,
     role: row.role,
-    createdAt: row.created_at.toISOString(),
-    disabledAt: row.disabled_at?.toISOString() ?? null,
+    createdAt: row.created_at,
+    disabledAt: row.disabled_at,
   };
 }
 
@@ -282,7 +288,7 @@ export function checkTokenLabel(label: string): string {
 
 function stateOf(row: TokenRow, now: number): TokenState {
   if (row.revoked_at !== null) return 'revoked';
-  if (row.expires_at !== null && row.expires_at.getTime() <= now) return 'expired';
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= now) return 'expired';
   return 'active';
 }
 
@@ -292,10 +298,10 @@ function toTokenInfo(row: TokenRow, now: number): TokenInfo {
     accountId: row.account_id,
     label: row.label,
     state: stateOf(row, now),
-    createdAt: row.created_at.toISOString(),
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    revokedAt: row.revoked_at?.toISOString() ?? null,
-    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
     replacedBy: row.replaced_by,
   };
 }
@@ -305,6 +311,16 @@ function toTokenInfo(row: TokenRow, now: number): TokenInfo {
  * refused; a token meant never to expire is issued without one.
  */
 export const MAX_TOKEN_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
+
+/**
+ * @internal Announces a change to tokens or accounts that may end a token's validity (a
+ * revocation, a roll, a disabled account): `token_revoked` is notified in the change's
+ * transaction, so every PostgreSQL instance forgets its verified tokens at the commit. Call
+ * {@link tokensChanged} once the transaction committed, for the caches of this process.
+ */
+async function announceTokensChanged(transaction: Queryable, subject: string): Promise<void> {
+  await transaction.query('SELECT pg_notify($1, $2)', [TOKEN_REVOKED_CHANNEL, subject]);
+}
 
 /**
  * Creates the store of service accounts and tokens over a migrated database.
@@ -323,6 +339,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
   const random = options.randomBytes ?? randomBytes;
   const audit = { clock, newId };
+  const { tokenCache } = options;
   // When this process last wrote each token's last_used_at, so that a busy token costs one
   // write a minute, not one per request (the row's own value covers other processes).
   const lastUsedWritten = new Map<string, number>();
@@ -343,7 +360,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       input.ttlSeconds === undefined
         ? null
         : new Date(input.now + input.ttlSeconds * 1000).toISOString();
-    const { rows } = await transaction.query<{ disabled_at: Date | null }>(
+    const { rows } = await transaction.query<{ disabled_at: string | null }>(
       'SELECT disabled_at FROM service_accounts WHERE id = $1 FOR UPDATE',
       [input.accountId],
     );
@@ -383,15 +400,20 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
   }
 
   async function noteUse(row: TokenRow, now: number): Promise<void> {
-    const written = Math.max(row.last_used_at?.getTime() ?? 0, lastUsedWritten.get(row.id) ?? 0);
+    const stored = row.last_used_at === null ? 0 : Date.parse(row.last_used_at);
+    await noteUseOf(row.id, stored, now);
+  }
+
+  async function noteUseOf(tokenId: string, stored: number, now: number): Promise<void> {
+    const written = Math.max(stored, lastUsedWritten.get(tokenId) ?? 0);
     if (now - written < LAST_USED_RESOLUTION_MS) return;
     if (lastUsedWritten.size >= 10_000) lastUsedWritten.clear();
-    lastUsedWritten.set(row.id, now);
+    lastUsedWritten.set(tokenId, now);
     // Conditional, so that instances racing at the minute's turn write one value between them.
     await database.query(
       `UPDATE tokens SET last_used_at = $2
         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`,
-      [row.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS)],
+      [tokenId, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS)],
     );
   }
 
@@ -496,7 +518,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
 
     async revokeToken({ tokenId, actor = operator }) {
       const now = clock.now();
-      return database.transaction(async (transaction) => {
+      const result = await database.transaction(async (transaction) => {
         const revoked = await transaction.query<TokenRow>(
           `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL
            RETURNING ${tokenColumns}`,
@@ -514,6 +536,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
             },
             audit,
           );
+          await announceTokensChanged(transaction, tokenId);
           return toTokenInfo(row, now);
         }
         const existing = await transaction.query<TokenRow>(
@@ -528,6 +551,8 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         }
         return toTokenInfo(existing.rows[0], now);
       });
+      tokensChanged(database);
+      return result;
     },
 
     async rollToken({ tokenId, graceSeconds, actor = operator }) {
@@ -542,7 +567,7 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         });
       }
       const now = clock.now();
-      return database.transaction(async (transaction) => {
+      const result = await database.transaction(async (transaction) => {
         const { rows } = await transaction.query<TokenRow>(
           `SELECT ${tokenColumns} FROM tokens WHERE id = $1 FOR UPDATE`,
           [tokenId],
@@ -563,7 +588,10 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         const lifetime =
           row.expires_at === null
             ? undefined
-            : Math.max(1, Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 1000));
+            : Math.max(
+                1,
+                Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 1000),
+              );
         const issued = await insertToken(transaction, {
           accountId: row.account_id,
           ttlSeconds: lifetime,
@@ -573,9 +601,9 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
         });
         const graceEnd = now + graceSeconds * 1000;
         const expiresAt =
-          row.expires_at !== null && row.expires_at.getTime() < graceEnd
+          row.expires_at !== null && Date.parse(row.expires_at) < graceEnd
             ? row.expires_at
-            : new Date(graceEnd);
+            : new Date(graceEnd).toISOString();
         const updated = await transaction.query<TokenRow>(
           `UPDATE tokens SET expires_at = $2, replaced_by = $3 WHERE id = $1
            RETURNING ${tokenColumns}`,
@@ -591,18 +619,21 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
               accountId: row.account_id,
               replacedBy: issued.id,
               graceSeconds,
-              expiresAt: expiresAt.toISOString(),
+              expiresAt,
             },
           },
           audit,
         );
+        await announceTokensChanged(transaction, tokenId);
         return { issued, previous: toTokenInfo(updated.rows[0] as TokenRow, now) };
       });
+      tokensChanged(database);
+      return result;
     },
 
     async disableAccount({ accountId, actor = operator }) {
       const now = clock.now();
-      return database.transaction(async (transaction) => {
+      const result = await database.transaction(async (transaction) => {
         const { rows } = await transaction.query<AccountRow>(
           `SELECT ${accountColumns} FROM service_accounts WHERE id = $1 FOR UPDATE`,
           [accountId],
@@ -637,8 +668,11 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
           },
           audit,
         );
+        await announceTokensChanged(transaction, accountId);
         return { account: toAccount(disabled.rows[0] as AccountRow), tokensRevoked };
       });
+      tokensChanged(database);
+      return result;
     },
 
     async verifyToken(token) {
@@ -646,12 +680,20 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       const parsed = parseToken(token);
       if (!parsed) return { ok: false, code: 'token_invalid' };
       const digest = hashSecret(parsed.secret);
+      // Keyed by the secret's digest, never the secret; only tokens that verified are remembered.
+      const cacheKey = tokenCache ? `${parsed.accountId}.${digest.toString('base64')}` : '';
+      const cached = tokenCache?.get(cacheKey);
+      if (cached) {
+        await noteUseOf(cached.tokenId, 0, clock.now());
+        return { ok: true, tokenId: cached.tokenId, account: cached.account };
+      }
+      const version = tokenCache?.version() ?? 0;
       const { rows } = await database.query<
         TokenRow & {
           name: string;
           role: Role;
-          account_created_at: Date;
-          account_disabled_at: Date | null;
+          account_created_at: string;
+          account_disabled_at: string | null;
         }
       >(
         `SELECT t.id, t.account_id, t.label, t.secret_sha256, t.created_at, t.expires_at,
@@ -676,17 +718,23 @@ export function createAccountStore(options: AccountStoreOptions): AccountStore {
       // Defence in depth: disabling an account revokes its tokens in the same transaction.
       if (match.account_disabled_at !== null) return { ok: false, code: 'token_revoked' };
       await noteUse(match, now);
-      return {
-        ok: true,
-        tokenId: match.id,
-        account: toAccount({
-          id: match.account_id,
-          name: match.name,
-          role: match.role,
-          created_at: match.account_created_at,
-          disabled_at: match.account_disabled_at,
-        }),
-      };
+      const account = toAccount({
+        id: match.account_id,
+        name: match.name,
+        role: match.role,
+        created_at: match.account_created_at,
+        disabled_at: match.account_disabled_at,
+      });
+      tokenCache?.set(
+        cacheKey,
+        {
+          tokenId: match.id,
+          account,
+          expiresAt: match.expires_at === null ? null : Date.parse(match.expires_at),
+        },
+        version,
+      );
+      return { ok: true, tokenId: match.id, account };
     },
   };
 }

@@ -95,10 +95,10 @@ interface SessionRow {
   user_id: string;
   is_current: boolean;
   csrf_secret: string;
-  created_at: Date;
-  rotated_at: Date;
-  last_seen_at: Date;
-  expires_at: Date;
+  created_at: string;
+  rotated_at: string;
+  last_seen_at: string;
+  expires_at: string;
   email: string;
   name: string;
   role: Role;
@@ -156,14 +156,14 @@ export function createSessionStore(options: {
       );
       const row = rows[0];
       if (!row) return undefined;
-      if (row.expires_at.getTime() <= now) return undefined;
-      if (row.last_seen_at.getTime() + policy.idleTimeoutMs <= now) return undefined;
+      if (Date.parse(row.expires_at) <= now) return undefined;
+      if (Date.parse(row.last_seen_at) + policy.idleTimeoutMs <= now) return undefined;
       const session: ActiveSession = {
         id: row.id,
         user: { id: row.user_id, email: row.email, name: row.name, role: row.role },
         csrfSecret: row.csrf_secret,
       };
-      if (row.is_current && row.rotated_at.getTime() + policy.rotateAfterMs <= now) {
+      if (row.is_current && Date.parse(row.rotated_at) + policy.rotateAfterMs <= now) {
         // Only the request that still holds the current id rotates; a parallel request with the
         // same id finds current_sha256 changed and keeps using the grace period.
         const next = newSecret();
@@ -180,7 +180,7 @@ export function createSessionStore(options: {
           ],
         );
         if (rotated.rowCount === 1) session.rotatedCookieValue = next;
-      } else if (row.last_seen_at.getTime() + lastSeenResolutionMs <= now) {
+      } else if (Date.parse(row.last_seen_at) + lastSeenResolutionMs <= now) {
         await database.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [
           row.id,
           new Date(now),

@@ -59,7 +59,7 @@ export function createSignInThrottle(options: {
       const { rows } = await queryable.query<{
         key: string;
         failures: number;
-        window_started_at: Date;
+        window_started_at: string;
       }>(
         `SELECT key, failures, window_started_at FROM sign_in_failures
           WHERE key = ANY($1::text[]) AND window_started_at > $2`,
@@ -68,7 +68,7 @@ export function createSignInThrottle(options: {
       let wait = 0;
       for (const row of rows) {
         if (row.failures < limitOf(row.key)) continue;
-        const end = row.window_started_at.getTime() + policy.windowMs;
+        const end = Date.parse(row.window_started_at) + policy.windowMs;
         wait = Math.max(wait, Math.ceil((end - now) / 1000));
       }
       return wait;

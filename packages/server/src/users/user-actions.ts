@@ -158,9 +158,9 @@ interface UserRow {
   name: string;
   role: Role;
   has_password: boolean;
-  disabled_at: Date | null;
+  disabled_at: string | null;
   sessions: string;
-  created_at: Date;
+  created_at: string;
 }
 
 function toUserInfo(row: UserRow): UserInfo {
@@ -171,7 +171,7 @@ function toUserInfo(row: UserRow): UserInfo {
     role: row.role,
     state: row.disabled_at ? 'disabled' : row.has_password ? 'active' : 'invited',
     sessions: Number(row.sessions),
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.created_at,
   };
 }
 
@@ -211,7 +211,7 @@ export async function getUserInfo(
  */
 export async function disableUser(context: UserActionContext, userId: string): Promise<UserInfo> {
   await context.database.transaction(async (transaction) => {
-    const { rows } = await transaction.query<{ disabled_at: Date | null }>(
+    const { rows } = await transaction.query<{ disabled_at: string | null }>(
       'SELECT disabled_at FROM users WHERE id = $1 FOR UPDATE',
       [userId],
     );

@@ -60,11 +60,11 @@ export async function takeFlash(
   const { rows } = await database.query<{
     session_id: string;
     ciphertext: Buffer;
-    expires_at: Date;
+    expires_at: string;
   }>('DELETE FROM web_flashes WHERE id = $1 RETURNING session_id, ciphertext, expires_at', [id]);
   const row = rows[0];
   if (!row || row.session_id !== options.sessionId) return undefined;
-  if (row.expires_at.getTime() <= options.clock.now()) return undefined;
+  if (Date.parse(row.expires_at) <= options.clock.now()) return undefined;
   try {
     const data = Buffer.from(row.ciphertext);
     const decipher = createDecipheriv(

@@ -183,7 +183,7 @@ describe('the web application', () => {
     const reuse = await postForm(path, { password: TEST_PASSWORD, confirmation: TEST_PASSWORD });
     expect(reuse.statusCode).toBe(410);
 
-    const { rows } = await server().database.query<{ token_sha256: Buffer; used_at: Date }>(
+    const { rows } = await server().database.query<{ token_sha256: Buffer; used_at: string }>(
       'SELECT token_sha256, used_at FROM sign_in_links',
     );
     expect(rows).toHaveLength(1);

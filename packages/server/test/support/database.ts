@@ -34,8 +34,10 @@ export async function openTestDatabase(): Promise<Database> {
     driver: database.driver,
     query: (sql, params) => database.query(sql, params),
     transaction: (callback) => database.transaction(callback),
-    listen: (channel, onNotify) =>
-      database.listen ? database.listen(channel, onNotify) : Promise.resolve(async () => {}),
+    listen: (channel, onNotify, options) =>
+      database.listen
+        ? database.listen(channel, onNotify, options)
+        : Promise.resolve(async () => {}),
     close: async () => {
       try {
         await database.query(`DROP SCHEMA ${schema} CASCADE`);
