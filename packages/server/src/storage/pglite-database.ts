@@ -133,7 +133,7 @@ class ResultCollector {
 
 /**
  * @internal The embedded database, spoken to in PostgreSQL's own protocol through PGlite's raw
- * entry (`execProtocolRaw`): each distinct SQL text with parameters becomes a named prepared
+ * entry (`execProtocolRawStream`): each distinct SQL text with parameters becomes a named prepared
  * statement, planned once, then only bound and executed; rows are decoded by {@link rowDecoder}
  * into the same values `pg` gives (but `timestamptz`, an ISO string). SQL without parameters
  * goes through the simple protocol, so one string may hold several statements (a migration).
@@ -165,8 +165,20 @@ class PGliteDatabase implements Database {
 
   async #exchange(message: Uint8Array, collector: ResultCollector): Promise<void> {
     if (this.#closed) throw new Error('The database is closed.');
-    const answer = await this.#pglite.execProtocolRaw(message, { syncToFs: !this.#inTransaction });
-    readBackendMessages(answer, collector);
+    // The streaming raw entry hands the backend's bytes over as they are written, without
+    // PGlite's own JavaScript parse of them (which its other entries, even execProtocolRaw, do).
+    const chunks: Uint8Array[] = [];
+    await this.#pglite.execProtocolRawStream(message, {
+      syncToFs: !this.#inTransaction,
+      onRawData: (chunk) => {
+        // A view of the engine's memory, reused for the next chunk: copied.
+        chunks.push(chunk.slice());
+      },
+    });
+    readBackendMessages(
+      chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks),
+      collector,
+    );
   }
 
   async #run<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {

@@ -32,6 +32,7 @@ const account = {
   name: 'a',
   role: 'ADMIN' as const,
   createdAt: '2026-03-01T09:00:00.000Z',
+  disabledAt: null,
 };
 
 describe('token cache', () => {
