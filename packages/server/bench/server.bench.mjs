@@ -1,136 +1,323 @@
 #!/usr/bin/env node
-// Throughput of the server (the built package, as users run it), on loopback with autocannon:
-// an authenticated list read (`GET /api/contacts?limit=50` over 1000 demo contacts, validated
-// against the SDK's contact schema on the way out) and `POST /api/ehr/webhooks/athenahealth` (HMAC over
-// the raw body, receipt written before the 202). Each is measured beside a bare Fastify route
-// that answers the same bytes from memory, in the same run, so the ratio says what the server's
-// own work (authentication, database, validation, logging off) costs. On PGlite, and on
-// PostgreSQL when FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set.
-// Writes bench/results.json and bench/results.md.
-import { createHmac } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+// Throughput of the server as users run it (the built package, in a process of its own, default
+// logging at info and the rate limiter on), against a bare node:http server answering the same
+// bytes from memory, in the same run, alternating, with autocannon on loopback: 20 connections,
+// 64 tokens rotating. On PGlite (a data directory) and on PostgreSQL when
+// FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set (a database of its own, dropped afterwards),
+// over 100,000 contacts:
+//   - GET /api/contacts?limit=50&offset=100 (READONLY tokens) and POST /api/contacts (AGENT
+//     tokens; the insert and its outbox event in one transaction): server / bare;
+//   - the first page, the page at offset 90,000 and the cursor page at the same place: the cost of
+//     each against the first page;
+//   - from `followup-server start` on the existing data to GET /healthz 200.
+// The machine may be shared: only ratios within one run mean something. Writes bench/results.md
+// and bench/results.json. BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
+// (the server process writes a CPU profile into bench/profiles/).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { buildServer, createAccountStore, migrate, seedDemoData } from '../dist/index.js';
-import { openDrivers } from './drivers.mjs';
+import pg from 'pg';
+import {
+  createAccountStore,
+  migrate,
+  openPGliteDatabase,
+  openPostgresDatabase,
+} from '../dist/index.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const EHR_SECRET = 'bench-athenahealth-secret';
-const EHR_BODY = JSON.stringify({
-  event: 'appointment.updated',
-  practiceId: 195900,
-  appointment: { id: 'a-1', status: 'checked-in', provider: 'p-7', at: '2026-03-01T09:00:00Z' },
-});
-const EHR_SIGNATURE = `sha256=${createHmac('sha256', EHR_SECRET).update(EHR_BODY).digest('hex')}`;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 20;
+const TOKENS = 64;
+const CONTACTS = 100_000;
+const START_RUNS = 5;
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const cli = here('../dist/cli.js');
 
-async function measure(options) {
-  const result = await autocannon({
-    connections: CONNECTIONS,
-    duration: SECONDS,
+function child(args, options = {}) {
+  const process_ = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'ignore'],
     ...options,
   });
+  const lines = createInterface({ input: process_.stdout });
+  return { process: process_, firstLine: once(lines, 'line').then(([line]) => line) };
+}
+
+async function stop(running) {
+  if (running.exitCode !== null) return;
+  const exited = once(running, 'exit');
+  running.kill('SIGTERM');
+  await exited;
+}
+
+async function prepare(open) {
+  const database = await open();
+  await migrate(database);
+  // 100,000 contacts a millisecond apart, in one statement (a bulk load, no events).
+  await database.query(
+    `INSERT INTO contacts (id, first_name, last_name, lifecycle, email, created_at, updated_at)
+     SELECT 'con_' || lpad(i::text, 26, '0'), 'First' || i, 'Last' || i, 'LEAD',
+            'contact' || i || '@example.com',
+            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond',
+            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond'
+       FROM generate_series(1, $1::integer) AS i`,
+    [CONTACTS],
+  );
+  const store = createAccountStore({ database });
+  const tokens = {};
+  for (const role of ['READONLY', 'AGENT']) {
+    const account = await store.createAccount({ name: `bench-${role}`, role });
+    tokens[role] = [];
+    for (let index = 0; index < TOKENS; index++) {
+      tokens[role].push((await store.issueToken({ accountId: account.id })).token);
+    }
+  }
+  await database.close();
+  return tokens;
+}
+
+/** From `followup-server start` to the first GET /healthz 200, in milliseconds. */
+async function startToReady(storageArguments) {
+  const times = [];
+  for (let run = 0; run < START_RUNS; run++) {
+    const started = performance.now();
+    const server = child([cli, 'start', '--port', '0', '--json', ...storageArguments], {
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    const { url } = JSON.parse(await server.firstLine);
+    for (;;) {
+      const response = await fetch(`${url}/healthz`).catch(() => undefined);
+      if (response?.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    times.push(performance.now() - started);
+    await stop(server.process);
+  }
+  times.sort((a, b) => a - b);
+  return { medianMs: times[Math.floor(times.length / 2)], runsMs: times };
+}
+
+async function measure(base, requests) {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests,
+  });
   const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) throw new Error(`${options.url}: ${failures} failed requests`);
+  if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 async function benchDriver(driver) {
-  const database = await driver.open();
-  await migrate(database);
-  const accounts = createAccountStore({ database });
-  const account = await accounts.createAccount({ name: 'bench', role: 'ADMIN' });
-  const { token } = await accounts.issueToken({ accountId: account.id });
-  await seedDemoData(database, { contacts: 1000 });
+  const tokens = await prepare(driver.open);
+  const start = await startToReady(driver.startArguments);
+  console.log(
+    `${driver.name}: start to ready ${start.medianMs.toFixed(0)} ms (median of ${START_RUNS})`,
+  );
 
-  const app = buildServer({
-    database,
-    logger: false,
-    rateLimit: false,
-    ehrWebhookSecrets: { athenahealth: EHR_SECRET },
+  const profileDir = here('./profiles');
+  if (process.env.BENCH_PROFILE) mkdirSync(profileDir, { recursive: true });
+  const server = child([
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    here('./server-process.mjs'),
+    driver.target,
+  ]);
+  const base = await server.firstLine;
+  const read = (token) => ({ authorization: `Bearer ${token}` });
+  const get = async (path, token = tokens.READONLY[0]) => {
+    const response = await fetch(`${base}${path}`, { headers: read(token) });
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: await response.text(),
+    };
+  };
+  const listPath = '/api/contacts?limit=50&offset=100';
+  const list = await get(listPath);
+  const beforeCursor = JSON.parse((await get('/api/contacts?limit=50&offset=89950')).body);
+  const cursorPath = `/api/contacts?limit=50&cursor=${encodeURIComponent(beforeCursor.nextCursor)}`;
+  const createBody = JSON.stringify({ firstName: 'Bench', lastName: 'Create', lifecycle: 'LEAD' });
+  const createdResponse = await fetch(`${base}/api/contacts`, {
+    method: 'POST',
+    headers: { ...read(tokens.AGENT[0]), 'content-type': 'application/json' },
+    body: createBody,
   });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const auth = { authorization: `Bearer ${token}` };
-  const listBody = (
-    await app.inject({ method: 'GET', url: '/api/contacts?limit=50&offset=500', headers: auth })
-  ).body;
-  const receiptBody = JSON.stringify({ receiptId: 'rcpt_01JD000000000000000000000' });
+  const created = {
+    status: createdResponse.status,
+    type: createdResponse.headers.get('content-type'),
+    body: await createdResponse.text(),
+  };
+  const answersFile = join(tmpdir(), `followup-bare-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(
+    answersFile,
+    JSON.stringify([
+      { method: 'GET', path: '/api/contacts', ...list },
+      { method: 'POST', path: '/api/contacts', ...created },
+    ]),
+  );
+  const bare = child([here('./bare-process.mjs'), answersFile]);
+  const bareBase = await bare.firstLine;
 
-  const bare = Fastify({ logger: false });
-  bare.get('/bare/list', (_request, reply) => {
-    reply.type('application/json; charset=utf-8').send(listBody);
-  });
-  bare.post('/bare/ehr', (_request, reply) => {
-    reply.code(202).type('application/json; charset=utf-8').send(receiptBody);
-  });
-  const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
-
+  const reads = (path) =>
+    tokens.READONLY.map((token) => ({ method: 'GET', path, headers: read(token) }));
+  const creates = tokens.AGENT.map((token) => ({
+    method: 'POST',
+    path: '/api/contacts',
+    headers: { ...read(token), 'content-type': 'application/json' },
+    body: createBody,
+  }));
   const scenarios = [
     {
-      name: 'GET /api/contacts?limit=50 (authenticated list)',
-      server: { url: `${base}/api/contacts?limit=50&offset=500`, headers: auth },
-      bare: { url: `${bareBase}/bare/list` },
+      key: 'list',
+      name: 'GET /api/contacts?limit=50&offset=100',
+      requests: reads(listPath),
+      bare: true,
     },
     {
-      name: 'POST /api/ehr/webhooks/athenahealth',
-      server: {
-        url: `${base}/api/ehr/webhooks/athenahealth`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature': EHR_SIGNATURE },
-        body: EHR_BODY,
-      },
-      bare: {
-        url: `${bareBase}/bare/ehr`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: EHR_BODY,
-      },
+      key: 'create',
+      name: 'POST /api/contacts (insert + outbox event, one transaction)',
+      requests: creates,
+      bare: true,
+    },
+    {
+      key: 'first',
+      name: 'GET /api/contacts?limit=50 (first page)',
+      requests: reads('/api/contacts?limit=50'),
+    },
+    {
+      key: 'offset',
+      name: 'GET /api/contacts?limit=50&offset=90000',
+      requests: reads('/api/contacts?limit=50&offset=90000'),
+    },
+    {
+      key: 'cursor',
+      name: 'GET /api/contacts?limit=50&cursor=… (the same place)',
+      requests: reads(cursorPath),
     },
   ];
-  const rows = [];
-  for (const scenario of scenarios) {
-    const bareResult = await measure(scenario.bare);
-    const serverResult = await measure(scenario.server);
-    rows.push({
-      driver: driver.name,
-      scenario: scenario.name,
-      server: serverResult,
-      bare: bareResult,
-      ratio: serverResult.requestsPerSecond / bareResult.requestsPerSecond,
-    });
-    console.log(
-      `${driver.name.padEnd(8)} ${scenario.name}: ${Math.round(serverResult.requestsPerSecond)} req/s ` +
-        `(p99 ${serverResult.p99Ms} ms) vs bare ${Math.round(bareResult.requestsPerSecond)} req/s ` +
-        `(p99 ${bareResult.p99Ms} ms): ${(100 * rows.at(-1).ratio).toFixed(1)} %`,
-    );
+  const samples = Object.fromEntries(scenarios.map((s) => [s.key, { server: [], bare: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const scenario of scenarios) {
+      const order = round % 2 === 0 ? ['bare', 'server'] : ['server', 'bare'];
+      for (const side of order) {
+        if (side === 'bare' && !scenario.bare) continue;
+        const result = await measure(side === 'bare' ? bareBase : base, scenario.requests);
+        samples[scenario.key][side].push(result);
+      }
+    }
+    console.log(`${driver.name}: round ${round + 1} of ${ROUNDS} done`);
   }
-  await app.close();
-  await bare.close();
-  await driver.cleanup?.(database);
-  await database.close();
-  return rows;
+  await stop(server.process);
+  await stop(bare.process);
+  rmSync(answersFile, { force: true });
+  await driver.cleanup();
+
+  const summary = (results) =>
+    results.length === 0
+      ? undefined
+      : {
+          requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+          p99Ms: median(results.map((r) => r.p99Ms)),
+          rounds: results,
+        };
+  const rows = Object.fromEntries(
+    scenarios.map((s) => [
+      s.key,
+      { name: s.name, server: summary(samples[s.key].server), bare: summary(samples[s.key].bare) },
+    ]),
+  );
+  for (const key of ['list', 'create']) {
+    rows[key].ratio = rows[key].server.requestsPerSecond / rows[key].bare.requestsPerSecond;
+  }
+  const firstRps = rows.first.server.requestsPerSecond;
+  rows.offset.costVsFirst = firstRps / rows.offset.server.requestsPerSecond;
+  rows.cursor.costVsFirst = firstRps / rows.cursor.server.requestsPerSecond;
+  return { driver: driver.name, startToReady: start, rows };
+}
+
+function drivers() {
+  const list = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'followup-bench-'));
+  list.push({
+    name: 'pglite',
+    target: dataDir,
+    startArguments: ['--data-dir', dataDir],
+    open: () => openPGliteDatabase({ dataDir }),
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  });
+  const url = process.env.FOLLOWUP_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (url) {
+    const name = `followup_bench_${randomBytes(4).toString('hex')}`;
+    const benchUrl = new URL(url);
+    benchUrl.pathname = `/${name}`;
+    const admin = async (sql) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    };
+    list.push({
+      name: 'postgres',
+      target: benchUrl.href,
+      startArguments: ['--database-url', benchUrl.href],
+      open: async () => {
+        await admin(`CREATE DATABASE ${name}`);
+        return openPostgresDatabase({ connectionString: benchUrl.href });
+      },
+      cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+    });
+  }
+  return list;
 }
 
 const results = [];
-for (const driver of await openDrivers()) results.push(...(await benchDriver(driver)));
+for (const driver of drivers()) results.push(await benchDriver(driver));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`;
 writeFileSync(
-  new URL('./results.json', import.meta.url),
-  `${JSON.stringify({ machine, seconds: SECONDS, connections: CONNECTIONS, results }, null, 2)}\n`,
+  here('./results.json'),
+  `${JSON.stringify({ machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, tokens: TOKENS, contacts: CONTACTS, results }, null, 2)}\n`,
 );
+const ms = (value) => `${Math.round(value)} ms`;
+const rps = (value) => String(Math.round(value));
 const table = [
-  `Machine: ${machine}; autocannon, ${CONNECTIONS} connections, ${SECONDS} s per measurement.`,
+  `Machine: ${machine} (shared with other work: compare ratios within the run, not absolute figures).`,
+  `autocannon, ${CONNECTIONS} connections, ${TOKENS} tokens rotating, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds; ${CONTACTS.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches).`,
   '',
-  '| Driver | Scenario | Server req/s | Server p99 | Bare req/s | Bare p99 | Server / bare |',
+  '| Driver | Measure | Server req/s | Server p99 | Bare req/s | Bare p99 | Ratio |',
   '|---|---|---|---|---|---|---|',
-  ...results.map(
-    (row) =>
-      `| ${row.driver} | ${row.scenario} | ${Math.round(row.server.requestsPerSecond)} | ` +
-      `${row.server.p99Ms} ms | ${Math.round(row.bare.requestsPerSecond)} | ${row.bare.p99Ms} ms | ` +
-      `${(100 * row.ratio).toFixed(1)} % |`,
-  ),
 ];
-writeFileSync(new URL('./results.md', import.meta.url), `${table.join('\n')}\n`);
+for (const result of results) {
+  const { rows } = result;
+  for (const key of ['list', 'create']) {
+    const row = rows[key];
+    table.push(
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${rps(row.bare.requestsPerSecond)} | ${row.bare.p99Ms} ms | ${row.ratio.toFixed(3)}x of bare |`,
+    );
+  }
+  table.push(
+    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | | | 1.00x (reference) |`,
+  );
+  for (const key of ['offset', 'cursor']) {
+    const row = rows[key];
+    table.push(
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | | | ${row.costVsFirst.toFixed(2)}x the first page's cost |`,
+    );
+  }
+  table.push(
+    `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
+  );
+}
+writeFileSync(here('./results.md'), `${table.join('\n')}\n`);
 console.log(`\n${table.join('\n')}`);
