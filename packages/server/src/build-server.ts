@@ -1,6 +1,6 @@
 import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
 import {
   type ConnectionLimits,
@@ -15,7 +15,7 @@ import {
 } from './plugins/address-limits.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { installIdempotency } from './plugins/idempotency.js';
-import { type LoggingOptions, loggerOptions } from './plugins/logging.js';
+import { installRequestLogging, type LoggingOptions, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
 import {
@@ -24,6 +24,7 @@ import {
   type RateLimitOptions,
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import {
   createClientErrorHandler,
   MAX_PARAM_LENGTH,
@@ -189,7 +190,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newId('req'),
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request, written when it is answered (installRequestLogging), not two.
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: true,
+    }),
     // Every response is problem+json with a request id, whatever failed: the router's own
     // errors and the HTTP parser's (clientError).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -202,9 +207,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.server.maxConnections = limits.maxConnections;
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   installRequestIds(app);
+  if (logger !== false) installRequestLogging(app);
   installProblemHandling(app);
   installOpenApi(app);
   // Verified tokens are remembered briefly; every change to tokens empties it (see the README).
