@@ -129,7 +129,7 @@ export function contactChangesRoute(
           : {
               type: 'deleted' as const,
               id: String(row.id),
-              deletedAt: (row.deleted_at as Date).toISOString(),
+              deletedAt: row.deleted_at as string,
               cursor: cursorOf(String(row.change_seq)),
             },
       );
