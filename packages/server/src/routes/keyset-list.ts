@@ -139,6 +139,23 @@ export interface KeysetListQuery {
   [filter: string]: unknown;
 }
 
+/** @internal `value` as a LIKE pattern that matches itself only: `\`, `%` and `_` escaped. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, '\\$&');
+}
+
+/**
+ * @internal The condition of `q`: `lower(column) LIKE lower(prefix) || '%'` for any of the
+ * columns, with `prefix` an escaped parameter. With the value known at planning (PostgreSQL plans
+ * an unnamed statement with its parameters), the planner turns each LIKE into a range on the
+ * `lower(column) text_pattern_ops` index, estimates it from that index's statistics and reads a
+ * selective prefix through a BitmapOr of the three indexes. A generic plan (a named statement
+ * after five runs) cannot: keep this statement unnamed, or its plans custom.
+ */
+export function prefixCondition(columns: readonly string[], prefix: string): string {
+  return `(${columns.map((column) => `lower(${column}) LIKE lower(${prefix}) || '%'`).join(' OR ')})`;
+}
+
 /** @internal What {@link listPage} reads from. */
 export interface KeysetListSource {
   table: string;
@@ -214,14 +231,7 @@ export async function listPage(
     conditions.push(`lower(${filters.email}) = lower(${parameter(query.email)})`);
   }
   if (filters.search && query.q !== undefined) {
-    // A range on lower(column) under text_pattern_ops (byte order): the index answers it, with
-    // a parameter too (LIKE 'prefix%' would need the prefix at planning time).
-    const prefix = parameter(query.q);
-    const ranges = filters.search.map(
-      (column) =>
-        `(lower(${column}) ~>=~ lower(${prefix}) AND lower(${column}) ~<~ (lower(${prefix}) || chr(1114111)))`,
-    );
-    conditions.push(`(${ranges.join(' OR ')})`);
+    conditions.push(prefixCondition(filters.search, parameter(escapeLike(query.q))));
   }
   if (query.updatedSince !== undefined) {
     conditions.push(`updated_at >= ${parameter(query.updatedSince)}::timestamptz`);
