@@ -220,15 +220,6 @@ export interface FollowUpOptions {
 }
 
 /**
- * Options every call accepts as its last argument.
- *
- * @example
- * ```ts
- * const controller = new AbortController();
- * const contact = await client.contacts.get(id, { signal: controller.signal, timeout: 5_000 });
- * ```
- */
-/**
  * A query parameter's value: a list repeats the parameter, `undefined` leaves it out.
  *
  * @example
@@ -290,6 +281,15 @@ export interface ResponseEvent {
   readonly headers: Headers;
 }
 
+/**
+ * Options every call accepts as its last argument.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const contact = await client.contacts.get(id, { signal: controller.signal, timeout: 5_000 });
+ * ```
+ */
 export interface RequestOptions {
   /** Aborts this call (and, for a list, every later page). */
   signal?: AbortSignal;
