@@ -126,7 +126,11 @@ export async function setPasswordWithLink(
   if (input.password !== input.confirmation) {
     return { ok: false, reason: 'password_invalid', message: 'The two passwords differ.' };
   }
-  // Hash before the transaction: argon2 takes tens of milliseconds, no lock should wait on it.
+  // A link that cannot be used costs a lookup, never a hash: guessing links must stay cheap for
+  // us. Then hash before the transaction: argon2 takes tens of milliseconds, no lock waits on it.
+  if (!(await findUsableSignInLink(context.database, input.token, context.clock))) {
+    return { ok: false, reason: 'link_unusable' };
+  }
   const passwordHash = await hashPassword(input.password);
   return context.database.transaction(async (transaction) => {
     const link = await findUsableSignInLink(transaction, input.token, context.clock, {
