@@ -180,3 +180,25 @@ describe('POST /api/contacts/batch', () => {
     expect(response.json()).toMatchObject({ code: 'forbidden' });
   });
 });
+
+describe('API reference', () => {
+  it('documents the batch and the change feed with the SDK schemas', async () => {
+    const document = (await server().app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const batchRoute = document.paths['/api/contacts/batch'].post;
+    expect(batchRoute.security).toContainEqual({ bearerAuth: [] });
+    expect(
+      Object.keys(batchRoute.requestBody.content['application/json'].schema.properties),
+    ).toEqual(['contacts']);
+    const result = batchRoute.responses['200'].content['application/json'].schema;
+    expect(Object.keys(result.properties)).toEqual(['results']);
+    const feed = document.paths['/api/contacts/changes'].get;
+    expect(feed.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'limit',
+      'cursor',
+      'updatedSince',
+    ]);
+    expect(
+      Object.keys(feed.responses['200'].content['application/json'].schema.properties),
+    ).toEqual(['changes', 'nextCursor', 'hasMore']);
+  });
+});
