@@ -32,6 +32,7 @@ describe('Users page', () => {
     const userId = /action="\/users\/(usr_[0-9A-Z]{26})\/role"/.exec(again.body)?.[1] ?? '';
     expect((await browser.post(`/users/${userId}/role`, { role: 'MANAGER' })).statusCode).toBe(303);
     expect((await browser.post(`/users/${userId}/role`, { role: 'OWNER' })).statusCode).toBe(400);
+    expect((await browser.post(`/users/${userId}/sessions/revoke`)).statusCode).toBe(303);
     expect((await browser.post(`/users/${userId}/disable`)).statusCode).toBe(303);
     expect((await browser.post('/users/usr_missing/disable')).statusCode).toBe(404);
     const { entries } = await listAuditEntries(server().database);
@@ -40,10 +41,9 @@ describe('Users page', () => {
         .filter((entry) => entry.target.id === userId)
         .map((entry) => [entry.action, entry.actor]),
     ).toEqual(
-      ['user.invited', 'user.role_changed', 'user.disabled'].map((action) => [
-        action,
-        { type: 'user', id: browser.session.userId },
-      ]),
+      ['user.invited', 'user.role_changed', 'user.sessions_revoked', 'user.disabled'].map(
+        (action) => [action, { type: 'user', id: browser.session.userId }],
+      ),
     );
     expect((await browser.get('/users')).body).toMatch(
       /grace@example.com<\/td>\s*<td>MANAGER<\/td>\s*<td>disabled/,
@@ -108,6 +108,11 @@ describe('Webhook endpoints and deliveries pages', () => {
     });
     expect(recovered.statusCode).toBe(303);
     expect(recovered.headers.location).toBe(`/deliveries?endpoint=${id}`);
+    const confirm = await browser.get(`/webhook-endpoints/${id}/remove`);
+    expect(confirm.body).toContain('<button type="submit" class="danger">Remove endpoint</button>');
+    expect((await browser.post(`/webhook-endpoints/${id}/remove`)).statusCode).toBe(303);
+    expect(await createEndpointStore({ database: server().database }).list()).toEqual([]);
+    expect((await browser.get(`/webhook-endpoints/${id}/remove`)).statusCode).toBe(404);
     const { entries } = await listAuditEntries(server().database);
     const user = { type: 'user', id: browser.session.userId };
     expect(
@@ -123,6 +128,7 @@ describe('Webhook endpoints and deliveries pages', () => {
         'endpoint.test_sent',
         'delivery.retried',
         'deliveries.recovered',
+        'endpoint.removed',
       ].map((action) => [action, user]),
     );
     expect(JSON.stringify(entries)).not.toContain(fresh);

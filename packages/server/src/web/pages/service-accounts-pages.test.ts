@@ -122,6 +122,36 @@ describe('Service accounts pages', () => {
     expect((await browser.post('/service-accounts/sa_missing/disable')).statusCode).toBe(404);
   });
 
+  it('rolls a token: the replacement shown once, the old one expiring after the grace', async () => {
+    const { accounts, clock, app } = server();
+    const account = await accounts.createAccount({ name: 'deploys', role: 'AGENT' });
+    const old = await accounts.issueToken({ accountId: account.id, label: 'ci' });
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const path = `/service-accounts/${account.id}`;
+    const form = await browser.get(`${path}/tokens/${old.id}/roll`);
+    expect(form.body).toContain('<label for="grace">Grace period');
+    expect(form.body).toContain('<button type="submit">Roll token</button>');
+    for (const grace of ['24', '1.5h', '31d', '']) {
+      expect((await browser.post(`${path}/tokens/${old.id}/roll`, { grace })).statusCode).toBe(400);
+    }
+    expect((await browser.post(`${path}/tokens/${old.id}/roll`, { grace: '90s' })).statusCode).toBe(
+      303,
+    );
+    const token = tokenOf((await browser.get(path)).body) ?? '';
+    const me = (bearer: string) =>
+      app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${bearer}` } });
+    expect((await me(token)).json().token.label).toBe('ci');
+    expect((await me(old.token)).statusCode).toBe(200);
+    clock.advance(90_000);
+    expect((await me(old.token)).json()).toMatchObject({ code: 'token_expired' });
+    expect((await me(token)).statusCode).toBe(200);
+    const { entries } = await listAuditEntries(server().database);
+    expect(entries.at(-1)).toMatchObject({
+      action: 'token.rolled',
+      actor: { type: 'user', id: browser.session.userId },
+    });
+  });
+
   it('shows the 403 page to a role without users.manage, and sends the signed-out to /signin', async () => {
     for (const role of ['MANAGER', 'AGENT', 'READONLY'] as const) {
       const browser = await consoleBrowser(server(), role);

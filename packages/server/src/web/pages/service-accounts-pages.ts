@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { parseDuration } from '../../duration.js';
 import { ProblemError } from '../../plugins/problem.js';
 import {
+  MAX_ROLL_GRACE_SECONDS,
   type Role,
   roles,
   type ServiceAccountSummary,
@@ -128,7 +130,7 @@ const accountTemplate = defineTemplate<{
 <td><%= token.expiresAt ? it.when(token.expiresAt) : 'never' %></td>
 <td><%= token.lastUsedAt ? it.when(token.lastUsedAt) : 'never' %></td>
 <td><%= token.state %></td>
-<td><% if (token.state === 'active') { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/revoke"><button type="submit" class="secondary" aria-label="Revoke <%= token.id %>">Revoke</button></form><% } %></td>
+<td><% if (token.state === 'active') { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/revoke" class="inline"><button type="submit" class="secondary" aria-label="Revoke <%= token.id %>">Revoke</button></form><% if (!it.account.disabledAt) { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/roll" class="inline"><button type="submit" class="secondary" aria-label="Roll <%= token.id %>">Roll</button></form><% } %><% } %></td>
 </tr>
 <% } %>
 </tbody>
@@ -175,6 +177,25 @@ const revokeTemplate = defineTemplate<{
 <form method="post" action="/service-accounts/<%= encodeURIComponent(it.accountId) %>/tokens/<%= encodeURIComponent(it.token.id) %>/revoke">
 ${csrfPartial}
 <button type="submit" class="danger">Revoke token</button>
+</form>
+<p><a href="/service-accounts/<%= encodeURIComponent(it.accountId) %>">Cancel</a></p>
+`);
+
+const rollTemplate = defineTemplate<{
+  accountId: string;
+  token: TokenInfo;
+  csrfToken: string;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Roll token <%= it.token.id %></h1>
+<p>Issues a replacement (same label<%= it.token.expiresAt ? ', same lifetime' : '' %>), shown once, and makes this token expire after the grace period, so that its users can switch without downtime.</p>
+<form method="post" action="/service-accounts/<%= encodeURIComponent(it.accountId) %>/tokens/<%= encodeURIComponent(it.token.id) %>/roll" class="stacked">
+${csrfPartial}
+<label for="grace">Grace period
+<input id="grace" name="grace" value="24h" required maxlength="12" aria-describedby="grace-help">
+</label>
+<span id="grace-help" class="muted">How long the old token keeps working: 90s, 30m, 24h or 7d (at most 30d).</span>
+<button type="submit">Roll token</button>
 </form>
 <p><a href="/service-accounts/<%= encodeURIComponent(it.accountId) %>">Cancel</a></p>
 `);
@@ -323,6 +344,67 @@ export const serviceAccountsPages: WebPage =
             return sendNotFoundPage(request, reply, back);
           }
           await accounts.revokeToken({ tokenId: token.id, actor: actorOf(request) });
+          return reply.redirect(back, 303);
+        });
+      },
+    );
+
+    app.get<{ Params: { id: string; tokenId: string } }>(
+      '/service-accounts/:id/tokens/:tokenId/roll',
+      guard,
+      async (request, reply) => {
+        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        const token = await accounts.getToken(request.params.tokenId);
+        if (!token || token.accountId !== request.params.id) {
+          return sendNotFoundPage(request, reply, back);
+        }
+        return sendPage(request, reply, {
+          title: 'Roll token',
+          body: rollTemplate.render({
+            accountId: request.params.id,
+            token,
+            csrfToken: pageContext(request).csrfToken,
+            when,
+          }),
+        });
+      },
+    );
+
+    app.post<{ Params: { id: string; tokenId: string } }>(
+      '/service-accounts/:id/tokens/:tokenId/roll',
+      guard,
+      async (request, reply) => {
+        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        return withPageErrors(request, reply, back, async () => {
+          const token = await accounts.getToken(request.params.tokenId);
+          if (!token || token.accountId !== request.params.id) {
+            return sendNotFoundPage(request, reply, back);
+          }
+          const graceSeconds = parseDuration(textField(request.body, 'grace', 12), {
+            max: MAX_ROLL_GRACE_SECONDS,
+          });
+          if (graceSeconds === undefined) {
+            throw invalidInput(
+              'Grace period: digits and one unit, such as 90s, 30m, 24h or 7d; at most 30d.',
+            );
+          }
+          const { issued } = await accounts.rollToken({
+            tokenId: token.id,
+            graceSeconds,
+            actor: actorOf(request),
+          });
+          await rememberFlash(
+            request,
+            reply,
+            { database, clock, newId },
+            {
+              kind: 'token',
+              accountId: request.params.id,
+              id: issued.id,
+              token: issued.token,
+              expiresAt: issued.expiresAt,
+            },
+          );
           return reply.redirect(back, 303);
         });
       },

@@ -5,6 +5,7 @@ import {
   disableUser,
   inviteUser,
   listUsers,
+  revokeUserSessions,
   type UserInfo,
 } from '../../users/user-actions.js';
 import { pageContext, publicUrlOf, requirePageCapability, sendPage } from '../page-context.js';
@@ -68,6 +69,10 @@ ${csrfPartial}
 <% } %>
 </select>
 <button type="submit" class="secondary">Change role</button>
+</form>
+<form method="post" action="/users/<%= encodeURIComponent(user.id) %>/sessions/revoke" class="inline">
+${csrfPartial}
+<button type="submit" class="secondary" aria-label="Revoke sessions of <%= user.email %>">Revoke sessions</button>
 </form>
 <form method="post" action="/users/<%= encodeURIComponent(user.id) %>/disable" class="inline">
 ${csrfPartial}
@@ -181,6 +186,16 @@ export const usersPages: WebPage =
         );
         return reply.redirect('/users', 303);
       }),
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/users/:id/sessions/revoke',
+      guard,
+      async (request, reply) =>
+        withPageErrors(request, reply, '/users', async () => {
+          await revokeUserSessions(context(request), request.params.id);
+          return reply.redirect('/users', 303);
+        }),
     );
 
     app.post<{ Params: { id: string } }>('/users/:id/disable', guard, async (request, reply) =>

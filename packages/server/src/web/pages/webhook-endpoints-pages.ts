@@ -18,6 +18,7 @@ import {
   pagingPartial,
   recallFlash,
   rememberFlash,
+  sendNotFoundPage,
   textField,
   when,
   withPageErrors,
@@ -73,6 +74,9 @@ ${csrfPartial}
 ${csrfPartial}
 <button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
 </form><% } %>
+<form method="get" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/remove" class="inline">
+<button type="submit" class="secondary" aria-label="Remove <%= endpoint.id %>">Remove</button>
+</form>
 <a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
 </td>
 </tr>
@@ -81,6 +85,17 @@ ${csrfPartial}
 </table>
 <% } %>
 ${pagingPartial}
+`);
+
+const removeTemplate = defineTemplate<{ endpoint: WebhookEndpointInfo; csrfToken: string }>(`
+<h1>Remove endpoint <%= it.endpoint.id %>?</h1>
+<p>URL: <span class="url"><%= it.endpoint.url %></span></p>
+<p class="notice warning">Its deliveries and their attempts are deleted with it, and nothing more is sent to it. This cannot be undone; disabling it instead keeps its deliveries.</p>
+<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(it.endpoint.id) %>/remove">
+${csrfPartial}
+<button type="submit" class="danger">Remove endpoint</button>
+</form>
+<p><a href="/webhook-endpoints">Cancel</a></p>
 `);
 
 const newTemplate = defineTemplate<{ csrfToken: string; kinds: readonly string[] }>(`
@@ -212,6 +227,29 @@ export const webhookEndpointsPages: WebPage =
             actor: actorOf(request),
           });
           return reply.redirect(`/deliveries/${encodeURIComponent(queued.deliveryId)}`, 303);
+        }),
+    );
+
+    app.get<{ Params: { id: string } }>(
+      '/webhook-endpoints/:id/remove',
+      guard,
+      async (request, reply) => {
+        const endpoint = (await endpoints.list()).find((item) => item.id === request.params.id);
+        if (!endpoint) return sendNotFoundPage(request, reply, '/webhook-endpoints');
+        return sendPage(request, reply, {
+          title: 'Remove endpoint',
+          body: removeTemplate.render({ endpoint, csrfToken: pageContext(request).csrfToken }),
+        });
+      },
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/webhook-endpoints/:id/remove',
+      guard,
+      async (request, reply) =>
+        withPageErrors(request, reply, '/webhook-endpoints', async () => {
+          await endpoints.remove(request.params.id, actorOf(request));
+          return reply.redirect('/webhook-endpoints', 303);
         }),
     );
 
