@@ -47,6 +47,9 @@ describe('a server killed in the middle of its deliveries', () => {
         '1',
         '--delivery-retry-delays',
         '0.05,0.05,0.05',
+        // More than HUNG attempts at once to the one endpoint, so that all hang together.
+        '--endpoint-concurrency',
+        '16',
         ...storageArguments(),
       ],
       { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },

@@ -97,7 +97,13 @@ describe.runIf(testDriver === 'postgres')('outbound delivery on two instances', 
     const [first, second] = databases;
     if (!first || !second) throw new Error('two databases expected');
     const instances = databases.map((database) => {
-      const worker = createDeliveryWorker({ database, allowPrivate: true, concurrency: 4 });
+      const worker = createDeliveryWorker({
+        database,
+        allowPrivate: true,
+        concurrency: 4,
+        // The property tested is sharing without duplicates, not the per-endpoint limit.
+        endpointConcurrency: 32,
+      });
       const app = buildServer({
         database,
         logger: false,

@@ -13,7 +13,7 @@ import { signingSecrets } from './webhook-endpoints.js';
 
 /** Default time one attempt may take, connection to answer: 15 seconds. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
-/** Default most attempts in flight to one endpoint, over every instance: 4. */
+/** Default most attempts one worker has in flight to one endpoint: 4. */
 export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
 /**
  * Default run of failures after which an endpoint is disabled: every attempt failing for 5 days.
@@ -50,8 +50,9 @@ export interface DeliveryWorkerOptions {
   /** The most one attempt may take, in milliseconds; defaults to 15 000. */
   attemptTimeoutMs?: number;
   /**
-   * The most attempts in flight to one endpoint at a time, so that one slow subscriber cannot
-   * take every slot (`--endpoint-concurrency`); defaults to 4.
+   * The most attempts this worker has in flight to one endpoint at a time, so that one slow
+   * subscriber cannot take every slot (`--endpoint-concurrency`); defaults to 4. Each instance
+   * counts its own: N instances make at most N times this many.
    */
   endpointConcurrency?: number;
   /**
@@ -168,23 +169,25 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let pumping: Promise<void> | undefined;
   let listening: Promise<() => Promise<void>> | undefined;
   let again = false;
+  // This worker's attempts in flight, per endpoint.
+  const inFlightByEndpoint = new Map<string, number>();
 
-  // Due deliveries, at most `endpointConcurrency` in flight per endpoint (those leased now count):
-  // ranked per endpoint among the first due ones, then locked with SKIP LOCKED. Two instances
-  // claiming at the same instant can each fill an endpoint's free slots once.
+  // Due deliveries, at most `endpointConcurrency` of this worker's attempts in flight per
+  // endpoint: the first due ones are ranked per endpoint, the ones this worker already runs
+  // counted, and the rest locked with SKIP LOCKED.
   async function claim(limit: number): Promise<ClaimedRow[]> {
     const now = clock.now();
+    const busyEndpoints = [...inFlightByEndpoint.keys()];
+    const busyCounts = busyEndpoints.map((id) => inFlightByEndpoint.get(id) ?? 0);
     const { rows } = await database.query<ClaimedRow>(
       `UPDATE deliveries AS d SET lease_until = $2
          FROM (SELECT candidate.id FROM deliveries AS candidate
                 WHERE candidate.id IN (
                   SELECT ranked.id FROM (
-                    SELECT first.id, first.next_attempt_at,
+                    SELECT first.id,
                            row_number() OVER (PARTITION BY first.endpoint_id
                                               ORDER BY first.next_attempt_at, first.id) AS rank,
-                           (SELECT count(*) FROM deliveries AS busy
-                             WHERE busy.endpoint_id = first.endpoint_id
-                               AND busy.state = 'pending' AND busy.lease_until > $1) AS busy
+                           coalesce(busy.n, 0) AS busy
                       FROM (SELECT due.id, due.endpoint_id, due.next_attempt_at
                               FROM deliveries AS due
                               JOIN webhook_endpoints AS endpoint ON endpoint.id = due.endpoint_id
@@ -192,7 +195,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
                                AND due.next_attempt_at <= $1
                                AND (due.lease_until IS NULL OR due.lease_until <= $1)
                              ORDER BY due.next_attempt_at, due.id
-                             LIMIT 1000) AS first) AS ranked
+                             LIMIT $3 * 4) AS first
+                      LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
+                        ON busy.endpoint_id = first.endpoint_id) AS ranked
                    WHERE ranked.rank + ranked.busy <= $4)
                 ORDER BY candidate.next_attempt_at, candidate.id
                 LIMIT $3
@@ -202,7 +207,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
        RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
                  ev.created_at AS event_created_at, ev.data, ev.previous_attributes, e.url,
                  e.secret, e.previous_secret, e.previous_secret_until`,
-      [new Date(now), new Date(now + leaseMs), limit, endpointConcurrency],
+      [
+        new Date(now),
+        new Date(now + leaseMs),
+        limit,
+        endpointConcurrency,
+        busyEndpoints,
+        busyCounts,
+      ],
     );
     return rows;
   }
@@ -345,7 +357,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (free <= 0) return;
       const rows = await claim(free);
       for (const row of rows) {
+        inFlightByEndpoint.set(row.endpoint_id, (inFlightByEndpoint.get(row.endpoint_id) ?? 0) + 1);
         const running: Promise<void> = attempt(row).finally(() => {
+          const left = (inFlightByEndpoint.get(row.endpoint_id) ?? 1) - 1;
+          if (left === 0) inFlightByEndpoint.delete(row.endpoint_id);
+          else inFlightByEndpoint.set(row.endpoint_id, left);
           inFlight.delete(running);
           if (started) wake();
         });
@@ -362,10 +378,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // Every slot busy: an attempt that ends wakes the worker.
     if (inFlight.size >= concurrency) return pollIntervalMs;
     const now = clock.now();
+    // An endpoint whose slots this worker fills is left out: an attempt that ends wakes it.
+    const saturated = [...inFlightByEndpoint]
+      .filter(([, count]) => count >= endpointConcurrency)
+      .map(([id]) => id);
     const { rows } = await database.query<{ due: string | null }>(
       `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) AS due
          FROM deliveries AS d JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
-        WHERE d.state = 'pending' AND e.state = 'active'`,
+        WHERE d.state = 'pending' AND e.state = 'active' AND NOT (d.endpoint_id = ANY($1::text[]))`,
+      [saturated],
     );
     const dueAt = rows[0]?.due;
     const due = dueAt === null || dueAt === undefined ? undefined : Date.parse(dueAt);
