@@ -199,6 +199,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
                       LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
                         ON busy.endpoint_id = first.endpoint_id) AS ranked
                    WHERE ranked.rank + ranked.busy <= $4)
+                  -- Again on the row itself: a row another worker claimed and committed while
+                  -- this one waited for its lock is read anew here and skipped (the IN list
+                  -- above comes from the older snapshot).
+                  AND candidate.state = 'pending' AND candidate.next_attempt_at <= $1
+                  AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
                 ORDER BY candidate.next_attempt_at, candidate.id
                 LIMIT $3
                 FOR UPDATE OF candidate SKIP LOCKED) AS due,
@@ -234,7 +239,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       );
       return;
     }
-    const { rows } = await transaction.query<{ failing_since: Date; state: string }>(
+    const { rows } = await transaction.query<{ failing_since: string; state: string }>(
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2)
         WHERE id = $1 RETURNING failing_since, state`,
       [row.endpoint_id, new Date(now)],
@@ -244,7 +249,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const reason =
       result.status === 410
         ? 'gone'
-        : now - endpoint.failing_since.getTime() >= autoDisableAfterMs
+        : now - Date.parse(endpoint.failing_since) >= autoDisableAfterMs
           ? 'failing'
           : undefined;
     if (reason === undefined) return;
@@ -263,7 +268,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           reason,
           deliveryId: row.id,
           ...(result.status === undefined ? {} : { status: result.status }),
-          failingSince: endpoint.failing_since.toISOString(),
+          failingSince: endpoint.failing_since,
         },
       },
       { clock, newId },
