@@ -96,6 +96,7 @@ export {
 export type {
   Database,
   DatabaseDriver,
+  ListenOptions,
   Queryable,
   QueryResult,
 } from './storage/database.js';
