@@ -126,5 +126,5 @@ describe('a server killed in the middle of its deliveries', () => {
     } finally {
       await hook.close();
     }
-  });
+  }, 90_000);
 });
