@@ -139,21 +139,20 @@ export interface KeysetListQuery {
   [filter: string]: unknown;
 }
 
-/** @internal `value` as a LIKE pattern that matches itself only: `\`, `%` and `_` escaped. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, '\\$&');
-}
-
 /**
- * @internal The condition of `q`: `lower(column) LIKE lower(prefix) || '%'` for any of the
- * columns, with `prefix` an escaped parameter. With the value known at planning (PostgreSQL plans
- * an unnamed statement with its parameters), the planner turns each LIKE into a range on the
- * `lower(column) text_pattern_ops` index, estimates it from that index's statistics and reads a
- * selective prefix through a BitmapOr of the three indexes. A generic plan (a named statement
- * after five runs) cannot: keep this statement unnamed, or its plans custom.
+ * @internal The rows of `q`: every row whose `lower(column)` starts with `lower(prefix)` for any
+ * of the columns, read through the `lower(column) text_pattern_ops` indexes as byte ranges
+ * (`~>=~ prefix` and `~<~ prefix || U+10FFFF`), materialized, so that the page is sorted from
+ * them. The ranges take a parameter (a generic plan of a named statement can use them; a LIKE
+ * pattern could not), and the materialized set keeps the planner from walking the createdAt
+ * index and filtering instead: a search costs what it matches, never a scan of the table.
  */
-export function prefixCondition(columns: readonly string[], prefix: string): string {
-  return `(${columns.map((column) => `lower(${column}) LIKE lower(${prefix}) || '%'`).join(' OR ')})`;
+export function prefixSource(table: string, columns: readonly string[], prefix: string): string {
+  const branches = columns.map(
+    (column) =>
+      `SELECT * FROM ${table} WHERE lower(${column}) ~>=~ lower(${prefix}) AND lower(${column}) ~<~ (lower(${prefix}) || chr(1114111))`,
+  );
+  return `(WITH matches AS MATERIALIZED (${branches.join(' UNION ')}) SELECT * FROM matches) AS ${table}`;
 }
 
 /** @internal What {@link listPage} reads from. */
@@ -224,6 +223,7 @@ export async function listPage(
     return `$${params.length}`;
   };
   const conditions: string[] = [];
+  let searchFrom: string | undefined;
   if (filters.oneOf && oneOf) {
     conditions.push(`${filters.oneOf.column} = ANY(${parameter(oneOf)}::text[])`);
   }
@@ -231,7 +231,7 @@ export async function listPage(
     conditions.push(`lower(${filters.email}) = lower(${parameter(query.email)})`);
   }
   if (filters.search && query.q !== undefined) {
-    conditions.push(prefixCondition(filters.search, parameter(escapeLike(query.q))));
+    searchFrom = prefixSource(source.table, filters.search, parameter(query.q));
   }
   if (query.updatedSince !== undefined) {
     conditions.push(`updated_at >= ${parameter(query.updatedSince)}::timestamptz`);
@@ -260,7 +260,7 @@ export async function listPage(
   const limit = parameter(query.limit + 1);
   const offset = query.offset ? ` OFFSET ${parameter(query.offset)}` : '';
   const { rows } = await database.query(
-    `SELECT ${source.columns}, ${cursorColumn} FROM ${source.table}${where} ORDER BY ${order} LIMIT ${limit}${offset}`,
+    `SELECT ${source.columns}, ${cursorColumn} FROM ${searchFrom ?? source.table}${where} ORDER BY ${order} LIMIT ${limit}${offset}`,
     params,
   );
   const page = rows.length > query.limit ? rows.slice(0, query.limit) : rows;
