@@ -154,8 +154,8 @@ describe('Webhook endpoints and deliveries pages', () => {
               ('dlv_2', 'evt_1', 'we_2', 'delivered', 1, now(), 200)`,
     );
     await database.query(
-      `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error)
-       VALUES ('dlv_1', now(), 12, 500, NULL), ('dlv_1', now(), 30000, NULL, $1)`,
+      `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error, response_excerpt)
+       VALUES ('dlv_1', now(), 12, 500, NULL, convert_to($1, 'UTF8')), ('dlv_1', now(), 30000, NULL, $1, NULL)`,
       [payload],
     );
     const browser = await consoleBrowser(server(), 'ADMIN');
@@ -171,6 +171,8 @@ describe('Webhook endpoints and deliveries pages', () => {
     const one = await browser.get('/deliveries/dlv_1');
     expect(one.body).toContain('<th scope="col">Status code</th>');
     expect(one.body).toContain('30000 ms');
+    expect(one.body).toContain('<th scope="col">Response (first 4 KiB)</th>');
+    expect(one.body).toContain(`<pre>${escaped}</pre>`);
     expect(one.body).toContain(escaped);
     expect((await browser.post('/deliveries/dlv_1/retry')).statusCode).toBe(303);
     const { rows } = await database.query<{ state: string }>(

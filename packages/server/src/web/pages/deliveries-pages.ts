@@ -116,10 +116,10 @@ ${csrfPartial}
 <p class="notice">No attempt yet: the delivery worker sends it shortly.</p>
 <% } else { %>
 <table>
-<thead><tr><th scope="col">Time</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Response (first 4 KiB)</th></tr></thead>
 <tbody>
 <% for (const attempt of it.attempts) { %>
-<tr><td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td></tr>
+<tr><td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= attempt.responseBody %></pre><% } %></td></tr>
 <% } %>
 </tbody>
 </table>
