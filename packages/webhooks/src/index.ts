@@ -18,11 +18,17 @@ export {
 export type { WebhookPayload } from './internal/payload.js';
 export type { HeaderGetter, HeadersLike } from './internal/read-header.js';
 export type { WebhookSecret } from './internal/secrets.js';
+export {
+  STANDARD_WEBHOOK_HEADERS,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './internal/standard-webhooks.js';
 export { DEFAULT_TOLERANCE_SECONDS, type Instant, type TimestampOptions } from './internal/time.js';
 export {
   safeVerifySignature,
   signPayload,
   verifySignature,
+  verifyStandardWebhook,
   verifyVendorSignature,
 } from './node-crypto.js';
 export { secretsEqual } from './secrets-equal.js';

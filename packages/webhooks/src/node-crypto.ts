@@ -8,6 +8,13 @@ import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
 import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
+import {
+  digestsEqual,
+  noStandardMatch,
+  planStandardWebhook,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './internal/standard-webhooks.js';
 import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
 import {
   noMatchingSignature,
@@ -249,4 +256,43 @@ export function verifyVendorSignature(
 ): VerifiedVendorSignature {
   const job = planVendorVerification(profile, payload, headers, options);
   return { timestamp: job.timestamp, secretIndex: matchSecret(job) };
+}
+
+/**
+ * Verifies a webhook signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature: v1,<base64>`), which every FollowUp delivery also carries: HMAC-SHA256 over
+ * `` `${id}.${timestamp}.${rawBody}` ``, keyed with the bytes the base64 after `whsec_` decodes to
+ * (unlike {@link verifySignature}, which keys with the secret string), compared in constant time;
+ * the timestamp must be within the tolerance (300 s by default). Several `v1` entries and several
+ * secrets are accepted (rotation); other versions are skipped.
+ *
+ * @returns The message id, the timestamp and which secret matched.
+ * @throws WebhookVerificationError with `missing_header`, `malformed_header`,
+ *   `no_matching_signature`, `timestamp_too_old`, `timestamp_in_future`, `payload_not_raw` or
+ *   `invalid_secret`.
+ *
+ * @example
+ * ```ts
+ * const { id } = verifyStandardWebhook(rawBody, request.headers, { secret: process.env.WEBHOOK_SECRET! });
+ * ```
+ */
+export function verifyStandardWebhook(
+  payload: WebhookPayload,
+  headers: HeadersLike,
+  options: StandardWebhookVerifyOptions,
+): VerifiedStandardWebhook {
+  const body = rawPayload(payload);
+  const job = planStandardWebhook(headers, options);
+  for (let index = 0; index < job.keys.length; index++) {
+    const expected = createHmac('sha256', job.keys[index] as Uint8Array)
+      .update(job.prefix)
+      .update(body)
+      .digest();
+    for (const candidate of job.candidates) {
+      if (digestsEqual(expected, candidate)) {
+        return { id: job.id, timestamp: job.timestamp, secretIndex: index };
+      }
+    }
+  }
+  throw noStandardMatch();
 }

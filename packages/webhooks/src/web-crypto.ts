@@ -8,6 +8,13 @@ import type { WebhookPayload } from './internal/payload.js';
 import { rawPayload } from './internal/payload.js';
 import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
 import type { WebhookSecret } from './internal/secrets.js';
+import {
+  digestsEqual,
+  noStandardMatch,
+  planStandardWebhook,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './internal/standard-webhooks.js';
 import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
 import { secretsEqual } from './secrets-equal.js';
 import {
@@ -314,4 +321,32 @@ export async function verifyVendorSignature(
 ): Promise<VerifiedVendorSignature> {
   const job = planVendorVerification(profile, payload, headers, options);
   return { timestamp: job.timestamp, secretIndex: await matchSecret(job) };
+}
+
+/**
+ * Verifies a webhook signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature: v1,<base64>`), on Web Crypto: the same checks as the `node:crypto` entry's
+ * `verifyStandardWebhook`, keyed with the bytes the base64 after `whsec_` decodes to.
+ *
+ * @example
+ * ```ts
+ * const { id } = await verifyStandardWebhook(await request.text(), request.headers, { secret });
+ * ```
+ */
+export async function verifyStandardWebhook(
+  payload: WebhookPayload,
+  headers: HeadersLike,
+  options: StandardWebhookVerifyOptions,
+): Promise<VerifiedStandardWebhook> {
+  const body = rawPayload(payload);
+  const job = planStandardWebhook(headers, options);
+  for (let index = 0; index < job.keys.length; index++) {
+    const expected = await hmac(job.keys[index] as Uint8Array, signedBytes(job.prefix, body));
+    for (const candidate of job.candidates) {
+      if (digestsEqual(expected, candidate)) {
+        return { id: job.id, timestamp: job.timestamp, secretIndex: index };
+      }
+    }
+  }
+  throw noStandardMatch();
 }

@@ -18,6 +18,11 @@ export {
 export type { WebhookPayload } from './internal/payload.js';
 export type { HeaderGetter, HeadersLike } from './internal/read-header.js';
 export type { WebhookSecret } from './internal/secrets.js';
+export {
+  STANDARD_WEBHOOK_HEADERS,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './internal/standard-webhooks.js';
 export { DEFAULT_TOLERANCE_SECONDS, type Instant, type TimestampOptions } from './internal/time.js';
 export { secretsEqual } from './secrets-equal.js';
 export {
@@ -45,6 +50,7 @@ export {
   safeVerifySignature,
   signPayload,
   verifySignature,
+  verifyStandardWebhook,
   verifyVendorSignature,
 } from './web-crypto.js';
 

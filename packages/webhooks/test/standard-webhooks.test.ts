@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import * as node from '../src/index.js';
+import * as web from '../src/web.js';
+
+// Both entries behind one asynchronous face.
+const entries = [
+  {
+    name: 'node',
+    verify: async (...args: Parameters<typeof node.verifyStandardWebhook>) =>
+      node.verifyStandardWebhook(...args),
+  },
+  { name: 'web', verify: web.verifyStandardWebhook },
+] as const;
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+  throw new Error('verified');
+}
+
+// The Standard Webhooks specification's published example (also checked, with Python's hmac,
+// by scripts/make-vectors.py).
+const published = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  payload: '{"test": 2432232314}',
+  headers: {
+    'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    'webhook-timestamp': '1614265330',
+    'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  },
+};
+
+describe.each(entries)('verifyStandardWebhook, $name entry', (entry) => {
+  it('verifies the specification’s published example', async () => {
+    await expect(
+      entry.verify(published.payload, published.headers, {
+        secret: published.secret,
+        now: 1614265330,
+      }),
+    ).resolves.toEqual({
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      secretIndex: 0,
+    });
+  });
+
+  it('verifies what the standardwebhooks package signs, keyed with the decoded bytes', async () => {
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const body = '{"id":"dlv_1","event":"contact.created"}';
+    const timestamp = new Date(1_700_000_000_000);
+    const signature = new Webhook(secret).sign('dlv_1', timestamp, body);
+    const headers = new Headers({
+      'webhook-id': 'dlv_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1a,ignored ${signature}`,
+    });
+    const bytes = new TextEncoder().encode(body);
+    await expect(entry.verify(bytes, headers, { secret, now: 1_700_000_100 })).resolves.toEqual({
+      id: 'dlv_1',
+      timestamp: 1_700_000_000,
+      secretIndex: 0,
+    });
+    // Rotation: the second secret matches.
+    await expect(
+      entry.verify(body, headers, {
+        secret: [`whsec_${randomBytes(32).toString('base64')}`, secret],
+        now: 1_700_000_000,
+      }),
+    ).resolves.toMatchObject({ secretIndex: 1 });
+    // The raw key bytes work too, and a base64url spelling of the same secret.
+    const raw = Buffer.from(secret.slice(6), 'base64');
+    await expect(
+      entry.verify(body, headers, { secret: new Uint8Array(raw), now: 1_700_000_000 }),
+    ).resolves.toMatchObject({ secretIndex: 0 });
+    await expect(
+      entry.verify(body, headers, {
+        secret: `whsec_${raw.toString('base64url')}`,
+        now: 1_700_000_000,
+      }),
+    ).resolves.toMatchObject({ secretIndex: 0 });
+  });
+
+  it('refuses a changed body, another secret, an old timestamp and malformed headers', async () => {
+    const { secret, payload, headers } = published;
+    const at = { now: 1614265330 };
+    expect(await codeOf(entry.verify(`${payload} `, headers, { secret, ...at }))).toBe(
+      'no_matching_signature',
+    );
+    expect(
+      await codeOf(
+        entry.verify(payload, headers, {
+          secret: `whsec_${randomBytes(24).toString('base64')}`,
+          ...at,
+        }),
+      ),
+    ).toBe('no_matching_signature');
+    expect(await codeOf(entry.verify(payload, headers, { secret, now: 1614265330 + 301 }))).toBe(
+      'timestamp_too_old',
+    );
+    expect(await codeOf(entry.verify(payload, headers, { secret, now: 1614265330 - 301 }))).toBe(
+      'timestamp_in_future',
+    );
+    const without = { ...headers } as Record<string, string>;
+    delete without['webhook-id'];
+    expect(await codeOf(entry.verify(payload, without, { secret, ...at }))).toBe('missing_header');
+    for (const change of [
+      { 'webhook-timestamp': '1614265330.5' },
+      { 'webhook-signature': 'v1' },
+      { 'webhook-signature': 'v1,not base64!' },
+      { 'webhook-signature': 'v1,AAAA' },
+      { 'webhook-signature': Array.from({ length: 33 }, () => 'v1,AAAA').join(' ') },
+      { 'webhook-id': '' },
+    ]) {
+      expect(
+        await codeOf(entry.verify(payload, { ...headers, ...change }, { secret, ...at })),
+      ).toBe('malformed_header');
+    }
+    expect(await codeOf(entry.verify(payload, headers, { secret: 'whsec_%%%', ...at }))).toBe(
+      'invalid_secret',
+    );
+    expect(await codeOf(entry.verify({} as never, headers, { secret, ...at }))).toBe(
+      'payload_not_raw',
+    );
+  });
+});
