@@ -231,6 +231,13 @@ describe('EHR receipts and Audit log pages', () => {
     );
     expect(receipt.body).not.toContain('<img src=x');
     expect((await browser.get('/ehr-receipts/rcpt_missing')).statusCode).toBe(404);
+    await server().database.query(
+      `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)
+       VALUES ('rcpt_replayed', 'athenahealth', 'replayed', '', '{}', now())`,
+    );
+    expect((await browser.get('/ehr-receipts/rcpt_replayed')).body).toContain(
+      '<dt>Status</dt><dd>202</dd>',
+    );
   });
 
   it('shows the audit log newest first, filtered by action and actor, in cursor pages', async () => {

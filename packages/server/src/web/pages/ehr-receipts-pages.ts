@@ -81,7 +81,7 @@ const receiptTemplate = defineTemplate<{
 <dl class="facts">
 <dt>Vendor</dt><dd><%= it.receipt.vendor %></dd>
 <dt>Outcome</dt><dd><%= it.receipt.verdict %></dd>
-<dt>Status</dt><dd><%= it.status %></dd>
+<dt>Status</dt><dd><%= it.status || 'unknown' %></dd>
 <dt>Size</dt><dd><%= it.receipt.bodyBytes %> bytes</dd>
 <dt>Received</dt><dd><%= it.when(it.receipt.receivedAt) %></dd>
 <dt>Handled</dt><dd><%= it.receipt.handledAt ? it.when(it.receipt.handledAt) : 'not yet' %><% if (it.receipt.handlerError) { %> · handler failed: <%= it.receipt.handlerError %><% } %></dd>
@@ -103,6 +103,7 @@ const receiptTemplate = defineTemplate<{
 // The status each verdict was answered with (see routes/ehr-webhooks.ts).
 const statusOf: Record<string, number> = {
   valid: 202,
+  replayed: 202,
   invalid_signature: 401,
   unknown_vendor: 404,
   vendor_not_supported: 501,
