@@ -518,6 +518,9 @@ describe('followup-server', () => {
       controller.abort();
       expect(await exit).toBe(0);
       const text = captured.out.join('');
+      expect(text).toMatch(
+        /^FollowUp server listening on http:\/\/127\.0\.0\.1:\d+ \(\w+\), ready \d+(\.\d)? s after the process started\n/,
+      );
       const token = /^ {2}(hns_\S+)$/m.exec(text)?.[1];
       expect(token && parseToken(token)).toBeTruthy();
       expect(text).toContain(`Authorization: Bearer ${token}`);
@@ -546,6 +549,13 @@ describe('followup-server', () => {
       // The server checks the signature: the same command with another secret is refused.
       const forged = await shell((command ?? '').replace(secret ?? '', 'not-the-secret'));
       expect(forged.stdout).toMatch(/^401 /);
+      // The time to the first answered request is logged once.
+      const answered = captured.err
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('"msg":"first request answered"'));
+      expect(answered).toHaveLength(1);
+      expect(JSON.parse(answered[0] ?? '{}').secondsSinceStart).toBeGreaterThan(0);
       controller.abort();
       expect(await exit).toBe(0);
       const receipts = JSON.parse((await run('receipts', 'list', '--json')).out);

@@ -85,6 +85,11 @@ function sessionPolicy(
   };
 }
 
+/** Seconds since this process started, to a tenth. */
+function secondsSinceStart(): number {
+  return Math.round(performance.now() / 100) / 10;
+}
+
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
 export const DEMO_CONTACTS = 300;
 
@@ -190,7 +195,15 @@ export async function startCommand(
       );
       if (!rows[0]?.any) demoData = await seedDemoData(database, { contacts: DEMO_CONTACTS });
     }
+    // How long a newcomer waits: from the process's start to the first answered request.
+    let firstAnswered = false;
+    app.addHook('onResponse', async () => {
+      if (firstAnswered) return;
+      firstAnswered = true;
+      app?.log.info({ secondsSinceStart: secondsSinceStart() }, 'first request answered');
+    });
     const address = await app.listen({ port, host });
+    const readySeconds = secondsSinceStart();
     worker.start();
     // Records outsiders can make us keep are deleted by age: hourly, and once now.
     schedule = startRetentionSchedule({
@@ -239,7 +252,9 @@ export async function startCommand(
       };
       io.stdout.write(`${JSON.stringify(announcement)}\n`);
     } else {
-      io.stdout.write(`FollowUp server listening on ${url.origin} (${database.driver})\n`);
+      io.stdout.write(
+        `FollowUp server listening on ${url.origin} (${database.driver}), ready ${readySeconds} s after the process started\n`,
+      );
       if (demoToken) {
         io.stdout.write(
           `Demo ADMIN token (shown once, valid for 24 hours; a restart prints a new one):\n  ${demoToken}\n` +
