@@ -14,6 +14,7 @@ describe('API reference', () => {
       '/api/campaigns',
       '/api/campaigns/{id}',
       '/api/contacts',
+      '/api/contacts/batch',
       '/api/contacts/changes',
       '/api/contacts/count',
       '/api/contacts/{id}',

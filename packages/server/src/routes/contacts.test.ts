@@ -418,7 +418,10 @@ describe('API reference', () => {
       'get',
       'patch',
     ]);
-    expect(document.paths['/api/contacts/count'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/api/contacts/count'].get.security).toEqual([
+      { bearerAuth: [] },
+      { cookieAuth: [] },
+    ]);
     const create = document.paths['/api/contacts'].post;
     const body = create.requestBody.content['application/json'].schema;
     expect(body.required.sort()).toEqual(['firstName', 'lastName']);
