@@ -87,7 +87,13 @@ function eventSchema<const Kind extends WebhookEventKind, Data extends z.ZodType
   kind: Kind,
   data: Data,
 ) {
-  return z.looseObject({ ...envelope, event: z.literal(kind), data });
+  return z.looseObject({
+    ...envelope,
+    /** The event kind. */
+    event: z.literal(kind),
+    /** The record the event is about (see each kind). */
+    data,
+  });
 }
 
 function updatedEventSchema<const Kind extends WebhookEventKind, Data extends z.ZodType>(
@@ -96,7 +102,9 @@ function updatedEventSchema<const Kind extends WebhookEventKind, Data extends z.
 ) {
   return z.looseObject({
     ...envelope,
+    /** The event kind. */
     event: z.literal(kind),
+    /** The record as it is now. */
     data,
     /**
      * The former values of exactly the fields this change altered (`null` for a field that had
@@ -198,13 +206,21 @@ export const ehrReceiptRecordedEventSchema = eventSchema('ehr.receipt.recorded',
  * ```
  */
 export const webhookEventSchemas = {
+  /** {@link contactCreatedEventSchema} */
   'contact.created': contactCreatedEventSchema,
+  /** {@link contactUpdatedEventSchema} */
   'contact.updated': contactUpdatedEventSchema,
+  /** {@link contactDeletedEventSchema} */
   'contact.deleted': contactDeletedEventSchema,
+  /** {@link dealCreatedEventSchema} */
   'deal.created': dealCreatedEventSchema,
+  /** {@link dealUpdatedEventSchema} */
   'deal.updated': dealUpdatedEventSchema,
+  /** {@link dealDeletedEventSchema} */
   'deal.deleted': dealDeletedEventSchema,
+  /** {@link messageReceivedEventSchema} */
   'message.received': messageReceivedEventSchema,
+  /** {@link ehrReceiptRecordedEventSchema} */
   'ehr.receipt.recorded': ehrReceiptRecordedEventSchema,
 } as const satisfies Record<WebhookEventKind, z.ZodType>;
 
@@ -325,10 +341,10 @@ declare const unknownKind: unique symbol;
  * const kind: string = String(unknownEvent.event);
  * ```
  */
-export type UnknownEventKind = { readonly [unknownKind]: 'UnknownEventKind' } & Pick<
-  string,
-  'toString' | 'valueOf' | 'length'
->;
+export type UnknownEventKind = {
+  /** A brand that exists only in the type, never at run time. */
+  readonly [unknownKind]: 'UnknownEventKind';
+} & Pick<string, 'toString' | 'valueOf' | 'length'>;
 
 /**
  * An event of a kind added after this SDK version: passed through with its envelope checked and
@@ -385,8 +401,11 @@ export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
  */
 export const webhookEnvelopeSchema = z.looseObject({
   ...envelope,
+  /** The event kind. */
   event: z.string().min(1),
+  /** The record the event is about. */
   data: z.record(z.string(), z.unknown()),
+  /** For an update, the former values of the fields that changed. */
   previousAttributes: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -5,8 +5,11 @@ import { checkTimestamp, type TimestampOptions } from './time.js';
 
 /** The Standard Webhooks header names (lower case, as the specification writes them). */
 export const STANDARD_WEBHOOK_HEADERS = {
+  /** The message id, the same on every retry (FollowUp's delivery id). */
   id: 'webhook-id',
+  /** When the attempt was signed, in Unix seconds. */
   timestamp: 'webhook-timestamp',
+  /** `v1,<base64>` entries, separated by spaces. */
   signature: 'webhook-signature',
 } as const;
 
