@@ -13,6 +13,8 @@ interface Fixture {
   sequenceId: string;
   campaignId: string;
   userId: string;
+  /** A delivery id no delivery has: an allowed caller gets past the capability to the 404. */
+  deliveryId: string;
 }
 
 // Every route of the API that needs a capability (the HTTP table of DESIGN.md), with the status
@@ -157,6 +159,22 @@ const routes: {
   },
   { method: 'GET', url: '/api/audit', capability: 'audit.read', success: 200 },
   { method: 'GET', url: '/api/messages', capability: 'contacts.read', success: 200 },
+  { method: 'GET', url: '/api/contacts/changes', capability: 'contacts.read', success: 200 },
+  {
+    method: 'POST',
+    url: '/api/contacts/batch',
+    body: () => ({ contacts: [{ firstName: 'Ada', lastName: 'Lovelace' }] }),
+    capability: 'contacts.write',
+    success: 200,
+  },
+  // Every role may read the feed; which kinds it sees is events.test.ts's subject.
+  { method: 'GET', url: '/api/events', capability: 'contacts.read', success: 200 },
+  {
+    method: 'GET',
+    url: (f) => `/api/deliveries/${f.deliveryId}/attempts`,
+    capability: 'users.manage',
+    success: 404,
+  },
 ];
 
 const server = useTestServer({
@@ -234,6 +252,7 @@ describe('capability matrix over HTTP', () => {
             name: 'U',
             role: 'AGENT',
           }),
+          deliveryId: 'dlv_none',
         };
         const url = typeof route.url === 'string' ? route.url : route.url(fixture);
         const response = await server().app.inject({
@@ -264,7 +283,9 @@ describe('capability matrix over HTTP', () => {
       // The webhooks authenticate with their own secrets, not with a capability.
       .filter((route) => !route.includes('/webhook'))
       // Any authenticated caller may ask who it is; me.test.ts asks it with every role.
-      .filter((route) => route !== 'GET /api/me');
+      .filter((route) => route !== 'GET /api/me')
+      // The event catalogue is public, like /openapi.json.
+      .filter((route) => route !== 'GET /api/event-types');
     const walked = routes.map((route) => {
       const url =
         typeof route.url === 'string'
@@ -275,6 +296,7 @@ describe('capability matrix over HTTP', () => {
               sequenceId: '{id}',
               campaignId: '{id}',
               userId: '{id}',
+              deliveryId: '{id}',
             });
       return `${route.method} ${url}`;
     });
