@@ -7,8 +7,16 @@ import { jsonGuard } from './json-guard.js';
 // Every schema the client checks responses with: the resources, their list pages, counts, the
 // inbox result, problem bodies and webhook events (the inputs are only ever sent, never read).
 const responseSchemas: [string, z.ZodType][] = [];
+// webhookEventSchema dispatches on the body's `event` in a transform, which the guard leaves to
+// zod by design (it is not a response schema: webhooks.unwrap parses with it); each kind's own
+// schema (contactCreatedEventSchema…, exported one by one) is a plain object the guard compiles,
+// and is tested below like every other.
 for (const [name, value] of Object.entries(sdk)) {
-  if (value instanceof z.ZodType && !/^(create|update)|InputSchema$/.test(name)) {
+  if (
+    value instanceof z.ZodType &&
+    name !== 'webhookEventSchema' &&
+    !/^(create|update)|InputSchema$/.test(name)
+  ) {
     responseSchemas.push([name, value as z.ZodType]);
   }
 }
@@ -144,6 +152,8 @@ function mutated(value: unknown): fc.Arbitrary<unknown> {
 describe('jsonGuard', () => {
   it('compiles every schema the client reads responses with', () => {
     expect(responseSchemas.length).toBeGreaterThanOrEqual(20);
+    // The transform is left to zod: no guard, so unwrap never trusts one that cannot judge it.
+    expect(jsonGuard(sdk.webhookEventSchema)).toBeUndefined();
     for (const [name, schema] of responseSchemas) {
       expect(jsonGuard(schema), name).toBeTypeOf('function');
     }
