@@ -47,11 +47,13 @@ await withInstalledPackages(['webhooks', 'sdk'], (scratch) => {
         const url = new URL(request.url, 'http://localhost');
         assert.equal(request.headers.authorization, 'Bearer ' + token);
         if (url.pathname === '/api/contacts') {
-          const offset = Number(url.searchParams.get('offset') ?? 0);
+          // Keyset pages, as the server answers them: the cursor is where the next page starts.
+          const offset = Number(url.searchParams.get('cursor') ?? url.searchParams.get('offset') ?? 0);
           const limit = Number(url.searchParams.get('limit') ?? 50);
           const page = contacts.slice(offset, offset + limit);
+          const next = offset + limit < contacts.length ? String(offset + limit) : null;
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ contacts: page, nextCursor: null }));
+          response.end(JSON.stringify({ contacts: page, nextCursor: next }));
           return;
         }
         response.writeHead(404, { 'content-type': 'application/problem+json' });
