@@ -141,26 +141,17 @@ describe('followup-server', () => {
           created.io,
         ),
       ).toBe(0);
+      expect(JSON.parse(created.out.join(''))).toMatchObject({ name: 'ops', role: 'READONLY' });
       controller.abort();
       expect(await exit).toBe(0);
-      // And once it has stopped, on the directory itself.
-      const listed = captureIo({ HOME: home });
-      expect(await runCli(['accounts', 'list', '--json'], listed.io)).toBe(0);
-      expect(
-        JSON.parse(listed.out.join('')).map((account: { name: string }) => account.name),
-      ).toEqual(['ops']);
     });
 
     it('an explicit directory may be created by an operator command', async () => {
       const named = join(home, 'fresh');
-      for (const [argv, env] of [
-        [['accounts', 'list', '--json', '--data-dir', named], { HOME: home }],
-        [['accounts', 'list', '--json'], { HOME: home, FOLLOWUP_DATA_DIR: named }],
-      ] as const) {
-        const { io, out } = captureIo(env);
-        expect(await runCli(argv, io)).toBe(0);
-        expect(JSON.parse(out.join(''))).toEqual([]);
-      }
+      // (FOLLOWUP_DATA_DIR names a directory the same way: data-directory.test.ts.)
+      const { io, out } = captureIo({ HOME: home });
+      expect(await runCli(['accounts', 'list', '--json', '--data-dir', named], io)).toBe(0);
+      expect(JSON.parse(out.join(''))).toEqual([]);
       expect(existsSync(join(named, 'PG_VERSION'))).toBe(true);
       expect(existsSync(defaultDir())).toBe(false);
     });
