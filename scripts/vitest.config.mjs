@@ -5,6 +5,10 @@ export default defineConfig({
   test: {
     root: new URL('.', import.meta.url).pathname,
     include: ['**/*.test.mjs'],
+    // A guard against a hung test, not a measure of speed: the changeset dry run copies the
+    // manifests and runs `changeset version`, which takes well over vitest's default 5 s on a
+    // loaded machine.
+    testTimeout: 120_000,
     reporters: [
       'default',
       ['json', { outputFile: new URL('../test-results.json', import.meta.url).pathname }],

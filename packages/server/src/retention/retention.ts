@@ -135,7 +135,15 @@ export interface RetentionScheduleOptions {
   /** How often to prune, in ms; default one hour (and once at start). */
   intervalMs?: number;
   /** Schedules the runs; defaults to `setInterval` (tests pass their own). */
-  setInterval?: (run: () => void, ms: number) => { unref?: () => void } | number;
+  setInterval?: (
+    run: () => void,
+    ms: number,
+  ) =>
+    | {
+        /** Lets the process exit while the schedule waits (Node's timers have it). */
+        unref?: () => void;
+      }
+    | number;
   /** Cancels them; defaults to `clearInterval`. */
   clearInterval?: (handle: never) => void;
   /** Told what each run deleted. */
