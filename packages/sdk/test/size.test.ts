@@ -6,6 +6,9 @@ import { bundleSize } from '../../../scripts/testing/bundle-size.mjs';
 // with zod 107.8 KB gzipped (499 KB minified), nearly all of it zod; the SDK's own code, zod and
 // @followup/webhooks left out, 12.2 KB gzipped. The budgets leave about 10 % for growth; going
 // past one is a decision to make in review, with the new figure here.
+// Reviewed: the SDK's own code grew to 14.7 KB with the keyset lists and their filters, change
+// sync and upsertMany, the eight webhook event kinds and their schemas, me(), and the request
+// options, hooks and client header; the budget is now 16 KB.
 const KB = 1024;
 const packageDir = new URL('..', import.meta.url).pathname;
 
@@ -19,13 +22,13 @@ describe('size budget of the built client', () => {
     expect(size.gzipped).toBeLessThan(118 * KB);
   });
 
-  it("the SDK's own code stays under 14 KB gzipped", async () => {
+  it("the SDK's own code stays under 16 KB gzipped", async () => {
     const size = await bundleSize({
       source: "export * from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
       external: ['zod', '@followup/webhooks', '@followup/webhooks/web'],
     });
-    expect(size.gzipped).toBeLessThan(14 * KB);
+    expect(size.gzipped).toBeLessThan(16 * KB);
   });
 });
