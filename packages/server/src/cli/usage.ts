@@ -86,6 +86,7 @@ Commands:
                                           prints a one-time sign-in link (24 h) once
   users list                              ids, roles, states, sessions, e-mails, names
   users disable --user USR_ID             no more sign-in; their sessions end at once
+  users role --user USR_ID --role ADMIN|MANAGER|AGENT|READONLY   their sessions end at once
   users sessions revoke --user USR_ID     end every session of the user at once
   prune [--receipt-retention DAYS] [--delivery-retention DAYS]
                                           delete now what outlived its retention (receipts,

@@ -148,6 +148,15 @@ describe('followup-server users …', () => {
     const started = await sessions.start(database(), invited.id);
     expect(await sessions.resolve(started.cookieValue)).toBeDefined();
 
+    // A new role, as on the Users page: audited, and every session ends at once.
+    const second = await sessions.start(database(), invited.id);
+    const changed = await run(['users', 'role', '--user', invited.id, '--role', 'AGENT', '--json']);
+    expect(JSON.parse(changed.out)).toMatchObject({ id: invited.id, role: 'AGENT', sessions: 0 });
+    expect(await sessions.resolve(second.cookieValue)).toBeUndefined();
+    const badRole = await run(['users', 'role', '--user', invited.id, '--role', 'OWNER', '--json']);
+    expect(badRole.code).toBe(2);
+    await sessions.start(database(), invited.id);
+
     const disabled = await run(['users', 'disable', '--user', invited.id, '--json']);
     expect(JSON.parse(disabled.out)).toMatchObject({
       id: invited.id,
@@ -170,6 +179,7 @@ describe('followup-server users …', () => {
     expect(rows.map((row) => row.action)).toEqual([
       'user.invited',
       'user.sessions_revoked',
+      'user.role_changed',
       'user.disabled',
     ]);
   });

@@ -2,6 +2,7 @@ import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import {
+  changeUserRole,
   disableUser,
   inviteUser,
   listUsers,
@@ -107,6 +108,22 @@ export const userCommands: Readonly<Record<string, OperatorCommand>> = {
     const userId = requiredValue(values, 'user');
     const user = await disableUser(operatorContext(database), userId);
     return output(user, `Disabled ${user.id} (${user.email}); their sessions have ended\n`);
+  },
+
+  async 'users role'(values, database) {
+    const userId = requiredValue(values, 'user');
+    const role = requiredValue(values, 'role');
+    try {
+      parseRole(role);
+    } catch {
+      throw new UsageError('--role must be one of ADMIN, MANAGER, AGENT, READONLY.');
+    }
+    // The same action as the Users page and PATCH /api/users/:id: audited, sessions ended.
+    const user = await changeUserRole(operatorContext(database), userId, role);
+    return output(
+      user,
+      `${user.id} (${user.email}) is now ${user.role}; their sessions have ended\n`,
+    );
   },
 
   async 'users sessions revoke'(values, database) {
