@@ -102,7 +102,11 @@ export type {
 } from './storage/database.js';
 export { type MigrateResult, migrate } from './storage/migrate.js';
 export { openPGliteDatabase, type PGliteDatabaseOptions } from './storage/pglite-database.js';
-export { openPostgresDatabase, type PostgresDatabaseOptions } from './storage/postgres-database.js';
+export {
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  openPostgresDatabase,
+  type PostgresDatabaseOptions,
+} from './storage/postgres-database.js';
 export {
   type AccountStore,
   type AccountStoreOptions,
