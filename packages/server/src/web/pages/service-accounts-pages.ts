@@ -312,15 +312,19 @@ export const serviceAccountsPages: WebPage =
       },
     );
 
+    // The token of the URL, when it belongs to the URL's account (otherwise the pages answer 404).
+    const tokenOfAccount = async (params: { id: string; tokenId: string }) => {
+      const token = await accounts.getToken(params.tokenId);
+      return token?.accountId === params.id ? token : undefined;
+    };
+
     app.get<{ Params: { id: string; tokenId: string } }>(
       '/service-accounts/:id/tokens/:tokenId/revoke',
       guard,
       async (request, reply) => {
         const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
-        const token = await accounts.getToken(request.params.tokenId);
-        if (!token || token.accountId !== request.params.id) {
-          return sendNotFoundPage(request, reply, back);
-        }
+        const token = await tokenOfAccount(request.params);
+        if (!token) return sendNotFoundPage(request, reply, back);
         return sendPage(request, reply, {
           title: 'Revoke token',
           body: revokeTemplate.render({
@@ -339,10 +343,8 @@ export const serviceAccountsPages: WebPage =
       async (request, reply) => {
         const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
         return withPageErrors(request, reply, back, async () => {
-          const token = await accounts.getToken(request.params.tokenId);
-          if (!token || token.accountId !== request.params.id) {
-            return sendNotFoundPage(request, reply, back);
-          }
+          const token = await tokenOfAccount(request.params);
+          if (!token) return sendNotFoundPage(request, reply, back);
           await accounts.revokeToken({ tokenId: token.id, actor: actorOf(request) });
           return reply.redirect(back, 303);
         });
@@ -354,10 +356,8 @@ export const serviceAccountsPages: WebPage =
       guard,
       async (request, reply) => {
         const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
-        const token = await accounts.getToken(request.params.tokenId);
-        if (!token || token.accountId !== request.params.id) {
-          return sendNotFoundPage(request, reply, back);
-        }
+        const token = await tokenOfAccount(request.params);
+        if (!token) return sendNotFoundPage(request, reply, back);
         return sendPage(request, reply, {
           title: 'Roll token',
           body: rollTemplate.render({
@@ -376,10 +376,8 @@ export const serviceAccountsPages: WebPage =
       async (request, reply) => {
         const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
         return withPageErrors(request, reply, back, async () => {
-          const token = await accounts.getToken(request.params.tokenId);
-          if (!token || token.accountId !== request.params.id) {
-            return sendNotFoundPage(request, reply, back);
-          }
+          const token = await tokenOfAccount(request.params);
+          if (!token) return sendNotFoundPage(request, reply, back);
           const graceSeconds = parseDuration(textField(request.body, 'grace', 12), {
             max: MAX_ROLL_GRACE_SECONDS,
           });
