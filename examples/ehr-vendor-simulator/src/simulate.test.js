@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { runScript, scratchDataDir, startServer } from '@followup/example-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript, useExampleServer } from '@followup/example-support';
+import { describe, expect, it } from 'vitest';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 // Secrets for two of the three signing vendors; metriport has none, so it answers 501.
@@ -10,15 +10,7 @@ const secrets = {
 };
 
 describe('ehr-vendor-simulator against followup-server on the embedded database', () => {
-  const scratch = scratchDataDir('ehr-simulator');
-  let server;
-  beforeAll(async () => {
-    server = await startServer(scratch.storage, secrets);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    scratch.remove();
-  });
+  const server = useExampleServer('ehr-simulator', { environment: secrets });
 
   it('gets 202 for each signed webhook, 401 for a wrong secret, 501 and 404 where promised', async () => {
     const run = await runScript(main, { env: { ...secrets, FOLLOWUP_BASE_URL: server.url } });

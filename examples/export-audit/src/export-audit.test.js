@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScript, scratchDataDir, startServer } from '@followup/example-support';
+import { runScript, useExampleServer } from '@followup/example-support';
 import { APIConnectionError, FollowUp } from '@followup/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exportAudit } from './export-audit.js';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -14,12 +14,10 @@ const idsIn = (file) =>
     .map((line) => JSON.parse(line).id);
 
 describe('export-audit against followup-server on the embedded database', () => {
-  const scratch = scratchDataDir('export-audit');
-  let server;
+  const server = useExampleServer('export-audit');
   let client;
   let expected;
   beforeAll(async () => {
-    server = await startServer(scratch.storage);
     client = new FollowUp({ token: server.token, baseUrl: server.url, maxRetries: 0 });
     // Deleting a contact is audited: 23 entries at least, several pages of 5.
     for (let index = 0; index < 23; index++) {
@@ -29,13 +27,9 @@ describe('export-audit against followup-server on the embedded database', () => 
     expected = [];
     for await (const entry of client.audit.list({ limit: 200 })) expected.push(entry.id);
   });
-  afterAll(async () => {
-    await server?.stop();
-    scratch.remove();
-  });
 
   it('resumes after a failure and a torn write, and writes every entry exactly once', async () => {
-    const file = join(scratch.storage.dataDir, '..', 'audit.ndjson');
+    const file = join(server.storage.dataDir, '..', 'audit.ndjson');
     const stateFile = `${file}.state`;
     // A network that fails on the third request: two pages are saved, then the walk stops.
     let requests = 0;
@@ -65,7 +59,7 @@ describe('export-audit against followup-server on the embedded database', () => 
   });
 
   it('runs as a command', async () => {
-    const file = join(scratch.storage.dataDir, '..', 'cli-audit.ndjson');
+    const file = join(server.storage.dataDir, '..', 'cli-audit.ndjson');
     const run = await runScript(main, {
       args: [file],
       env: { FOLLOWUP_TOKEN: server.token, FOLLOWUP_BASE_URL: server.url },

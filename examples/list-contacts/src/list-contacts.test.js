@@ -1,19 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { operator, runScript, scratchDataDir, startServer } from '@followup/example-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operator, runScript, useExampleServer } from '@followup/example-support';
+import { describe, expect, it } from 'vitest';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 
 describe('list-contacts against followup-server on the embedded database', () => {
-  const scratch = scratchDataDir('list-contacts');
-  let server;
-  beforeAll(async () => {
-    server = await startServer(scratch.storage);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    scratch.remove();
-  });
+  const server = useExampleServer('list-contacts');
 
   it('walks every demo contact with progress and prints the summary', async () => {
     const run = await runScript(main, {
@@ -37,8 +29,8 @@ describe('list-contacts against followup-server on the embedded database', () =>
 
   it('tells a revoked token by its code', async () => {
     const account = server.token.slice(4, server.token.indexOf('.'));
-    const issued = await operator(scratch.storage, ['tokens', 'issue', '--account', account]);
-    await operator(scratch.storage, ['tokens', 'revoke', '--token', issued.id]);
+    const issued = await operator(server.storage, ['tokens', 'issue', '--account', account]);
+    await operator(server.storage, ['tokens', 'revoke', '--token', issued.id]);
     const run = await runScript(main, {
       env: { FOLLOWUP_TOKEN: issued.token, FOLLOWUP_BASE_URL: server.url },
     });

@@ -1,23 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { operator, runScript, scratchDataDir, startServer } from '@followup/example-support';
+import { operator, runScript, useExampleServer } from '@followup/example-support';
 import { AuthenticationError, FollowUp } from '@followup/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 
 describe('rotate-token against followup-server on the embedded database', () => {
-  const scratch = scratchDataDir('rotate-token');
-  let server;
-  beforeAll(async () => {
-    server = await startServer(scratch.storage);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    scratch.remove();
-  });
+  const server = useExampleServer('rotate-token');
 
   it('rotates without a failed call, then the old token is revoked and the new one works', async () => {
-    const account = await operator(scratch.storage, [
+    const account = await operator(server.storage, [
       'accounts',
       'create',
       '--name',
@@ -25,9 +17,9 @@ describe('rotate-token against followup-server on the embedded database', () => 
       '--role',
       'READONLY',
     ]);
-    const old = await operator(scratch.storage, ['tokens', 'issue', '--account', account.id]);
+    const old = await operator(server.storage, ['tokens', 'issue', '--account', account.id]);
     const run = await runScript(main, {
-      args: ['--token-id', old.id, '--data-dir', scratch.storage.dataDir],
+      args: ['--token-id', old.id, '--data-dir', server.storage.dataDir],
       env: { FOLLOWUP_TOKEN: old.token, FOLLOWUP_BASE_URL: server.url },
     });
     expect(run.stderr).toBe('');
@@ -49,7 +41,7 @@ describe('rotate-token against followup-server on the embedded database', () => 
     ).rejects.toSatisfy(
       (error) => AuthenticationError.isInstance(error) && error.code === 'token_revoked',
     );
-    const tokens = await operator(scratch.storage, ['tokens', 'list', '--account', account.id]);
+    const tokens = await operator(server.storage, ['tokens', 'list', '--account', account.id]);
     expect(tokens.map((token) => [token.id === old.id, token.state]).sort()).toEqual([
       [false, 'active'],
       [true, 'revoked'],

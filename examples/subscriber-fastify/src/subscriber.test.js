@@ -1,20 +1,12 @@
-import { checkSubscriber, scratchDataDir, startServer } from '@followup/example-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { checkSubscriber, useExampleServer } from '@followup/example-support';
+import { expect, it } from 'vitest';
 import { buildSubscriber } from './subscriber.js';
 
-const scratch = scratchDataDir('subscriber-fastify');
-let server;
-beforeAll(async () => {
-  server = await startServer(scratch.storage);
-});
-afterAll(async () => {
-  await server?.stop();
-  scratch.remove();
-});
+const server = useExampleServer('subscriber-fastify');
 
 it('receives a real delivery from followup-server, once, and refuses forged ones', async () => {
   const result = await checkSubscriber({
-    storage: scratch.storage,
+    storage: server.storage,
     server,
     start: async (options) => {
       const app = buildSubscriber(options);

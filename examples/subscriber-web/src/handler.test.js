@@ -1,23 +1,15 @@
 import { once } from 'node:events';
-import { checkSubscriber, scratchDataDir, startServer } from '@followup/example-support';
+import { checkSubscriber, useExampleServer } from '@followup/example-support';
 import { signPayload } from '@followup/webhooks/web';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createHandler } from './handler.js';
 import { serveOnNode } from './serve-node.js';
 
-const scratch = scratchDataDir('subscriber-web');
-let server;
-beforeAll(async () => {
-  server = await startServer(scratch.storage);
-});
-afterAll(async () => {
-  await server?.stop();
-  scratch.remove();
-});
+const server = useExampleServer('subscriber-web');
 
 it('receives a real delivery from followup-server, once, and refuses forged ones', async () => {
   const result = await checkSubscriber({
-    storage: scratch.storage,
+    storage: server.storage,
     server,
     start: async (options) => {
       const listener = serveOnNode(createHandler(options)).listen(0, '127.0.0.1');
