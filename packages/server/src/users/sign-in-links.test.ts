@@ -46,7 +46,7 @@ describe('sign-in links and pruning', () => {
     await findUsableSignInLink(database(), used.token, clock, { consume: true });
     await createSignInLink(database(), 'usr_1', { clock, newId }); // expires in 24 h
     const idle = await sessions.start(database(), 'usr_1');
-    await throttle.recordFailure(database(), signInKeys('a@example.com', '192.0.2.1'));
+    await throttle.reserve(database(), signInKeys('a@example.com', '192.0.2.1'));
     clock.advance(20 * 60 * 1000);
     const active = await sessions.start(database(), 'usr_1');
 

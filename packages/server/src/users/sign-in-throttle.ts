@@ -1,5 +1,8 @@
 import type { Clock } from '../clock.js';
-import type { Queryable } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
+
+/** Thrown inside the reservation's transaction to undo it. */
+class Throttled extends Error {}
 
 /** How many failed sign-ins each key may have in a window, and the window's length. */
 export interface SignInThrottlePolicy {
@@ -38,8 +41,9 @@ export interface ThrottleBurst {
 
 /**
  * @internal The sign-in throttle, kept in the database so that every instance counts the same
- * failures. Fixed windows per key; a key over its limit refuses every attempt (even with the right
- * password) until its window ends.
+ * failures. Fixed windows per key; a key at its limit refuses every attempt (even with the right
+ * password) until its window ends. Each attempt reserves its place before the password is
+ * checked, so concurrent attempts cannot exceed the limit.
  */
 export function createSignInThrottle(options: {
   clock: Clock;
@@ -50,65 +54,104 @@ export function createSignInThrottle(options: {
   const limitOf = (key: string) =>
     key.startsWith('account:') ? policy.perAccount : policy.perAddress;
 
+  /** Seconds until the window of the first key over its limit ends (at least 1). */
+  async function retryAfterSeconds(queryable: Queryable, keys: SignInKeys): Promise<number> {
+    const now = clock.now();
+    const { rows } = await queryable.query<{
+      key: string;
+      failures: number;
+      window_started_at: string;
+    }>(
+      `SELECT key, failures, window_started_at FROM sign_in_failures
+        WHERE key = ANY($1::text[]) AND window_started_at > $2`,
+      [[keys.account, keys.address], new Date(now - policy.windowMs)],
+    );
+    let wait = 1;
+    for (const row of rows) {
+      if (row.failures < limitOf(row.key)) continue;
+      const end = Date.parse(row.window_started_at) + policy.windowMs;
+      wait = Math.max(wait, Math.ceil((end - now) / 1000));
+    }
+    return wait;
+  }
+
   return {
     policy,
 
-    /** Seconds until the attempt may be made, or 0 when it may be made now. */
-    async retryAfterSeconds(queryable: Queryable, keys: SignInKeys): Promise<number> {
-      const now = clock.now();
-      const { rows } = await queryable.query<{
-        key: string;
-        failures: number;
-        window_started_at: string;
-      }>(
-        `SELECT key, failures, window_started_at FROM sign_in_failures
-          WHERE key = ANY($1::text[]) AND window_started_at > $2`,
-        [[keys.account, keys.address], new Date(now - policy.windowMs)],
-      );
-      let wait = 0;
-      for (const row of rows) {
-        if (row.failures < limitOf(row.key)) continue;
-        const end = Date.parse(row.window_started_at) + policy.windowMs;
-        wait = Math.max(wait, Math.ceil((end - now) / 1000));
-      }
-      return wait;
-    },
-
-    /** Counts a failure under both keys; answers the keys that reached their limit just now. */
-    async recordFailure(queryable: Queryable, keys: SignInKeys): Promise<ThrottleBurst[]> {
+    /**
+     * Reserves one attempt under both keys before the password is checked: counts it as a
+     * failure, in one statement per key that counts only while the key is under its limit, and
+     * answers 0. A key at its limit counts nothing and the answer is the seconds until its window
+     * ends. Concurrent attempts, on this instance or another, each take one of the places left,
+     * so a burst of attempts is never checked more often than the limit allows. A successful
+     * sign-in gives its place back ({@link release}).
+     */
+    async reserve(database: Database, keys: SignInKeys): Promise<number> {
       const now = new Date(clock.now());
       const windowStart = new Date(now.getTime() - policy.windowMs);
+      const reserved = await database
+        .transaction(async (transaction) => {
+          for (const key of [keys.account, keys.address]) {
+            // ON CONFLICT … DO UPDATE … WHERE takes the row's lock and judges its latest
+            // version: two attempts cannot both take the last place.
+            const { rows } = await transaction.query(
+              `INSERT INTO sign_in_failures (key, failures, window_started_at) VALUES ($1, 1, $2)
+               ON CONFLICT (key) DO UPDATE SET
+                 failures = CASE WHEN sign_in_failures.window_started_at <= $3 THEN 1
+                                 ELSE sign_in_failures.failures + 1 END,
+                 reported = CASE WHEN sign_in_failures.window_started_at <= $3 THEN false
+                                 ELSE sign_in_failures.reported END,
+                 window_started_at = CASE WHEN sign_in_failures.window_started_at <= $3 THEN $2
+                                          ELSE sign_in_failures.window_started_at END
+               WHERE sign_in_failures.window_started_at <= $3
+                  OR sign_in_failures.failures < $4
+               RETURNING failures`,
+              [key, now, windowStart, limitOf(key)],
+            );
+            // Over the limit: undo the other key's count too.
+            if (rows.length === 0) throw new Throttled();
+          }
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof Throttled) return false;
+          throw error;
+        });
+      return reserved ? 0 : retryAfterSeconds(database, keys);
+    },
+
+    /**
+     * After a failed attempt (already counted by {@link reserve}): answers the keys that have
+     * reached their limit and were not reported yet in their window, marking them reported.
+     */
+    async reportBursts(queryable: Queryable, keys: SignInKeys): Promise<ThrottleBurst[]> {
       const bursts: ThrottleBurst[] = [];
       for (const [kind, key] of [
         ['account', keys.account],
         ['address', keys.address],
       ] as const) {
-        const { rows } = await queryable.query<{ failures: number; reported: boolean }>(
-          `INSERT INTO sign_in_failures (key, failures, window_started_at) VALUES ($1, 1, $2)
-           ON CONFLICT (key) DO UPDATE SET
-             failures = CASE WHEN sign_in_failures.window_started_at <= $3 THEN 1
-                             ELSE sign_in_failures.failures + 1 END,
-             reported = CASE WHEN sign_in_failures.window_started_at <= $3 THEN false
-                             ELSE sign_in_failures.reported END,
-             window_started_at = CASE WHEN sign_in_failures.window_started_at <= $3 THEN $2
-                                      ELSE sign_in_failures.window_started_at END
-           RETURNING failures, reported`,
-          [key, now, windowStart],
+        const { rows } = await queryable.query<{ failures: number }>(
+          `UPDATE sign_in_failures SET reported = true
+            WHERE key = $1 AND failures >= $2 AND NOT reported
+          RETURNING failures`,
+          [key, limitOf(key)],
         );
         const row = rows[0];
-        if (row && row.failures >= limitOf(key) && !row.reported) {
-          await queryable.query('UPDATE sign_in_failures SET reported = true WHERE key = $1', [
-            key,
-          ]);
-          bursts.push({ kind, key: key.slice(kind.length + 1), failures: row.failures });
-        }
+        if (row) bursts.push({ kind, key: key.slice(kind.length + 1), failures: row.failures });
       }
       return bursts;
     },
 
-    /** Forgets an account's failures after a successful sign-in. */
-    async clearAccount(queryable: Queryable, keys: SignInKeys): Promise<void> {
+    /**
+     * After a successful sign-in: forgets the account's failures and gives the client address
+     * back the place its attempt reserved.
+     */
+    async release(queryable: Queryable, keys: SignInKeys): Promise<void> {
       await queryable.query('DELETE FROM sign_in_failures WHERE key = $1', [keys.account]);
+      await queryable.query(
+        'UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0',
+        [keys.address],
+      );
     },
   };
 }

@@ -40,7 +40,9 @@ export async function signInWithPassword(
   const { database, throttle } = context;
   const email = attempt.email.trim().slice(0, maxEmailLength);
   const keys = signInKeys(email, attempt.address);
-  const wait = await throttle.retryAfterSeconds(database, keys);
+  // Counted before the password is checked: a burst of concurrent attempts is checked at most
+  // as often as the limit allows, then every attempt is throttled.
+  const wait = await throttle.reserve(database, keys);
   if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
 
   const { rows } = await database.query<{ id: string; password_hash: string | null }>(
@@ -56,7 +58,7 @@ export async function signInWithPassword(
 
   if (!matches || !user) {
     await database.transaction(async (transaction) => {
-      const bursts = await throttle.recordFailure(transaction, keys);
+      const bursts = await throttle.reportBursts(transaction, keys);
       // Audited whether or not the e-mail is a user's: the same work either way, so the time
       // taken does not tell (the target says which, for the administrators who read the log).
       await recordAuditEntry(
@@ -89,7 +91,7 @@ export async function signInWithPassword(
   }
 
   const session = await database.transaction(async (transaction) => {
-    await throttle.clearAccount(transaction, keys);
+    await throttle.release(transaction, keys);
     const started = await context.sessions.start(transaction, user.id);
     await recordAuditEntry(
       transaction,
