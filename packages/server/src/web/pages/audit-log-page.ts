@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type AuditEntry, listAuditEntriesNewestFirst } from '../../audit/audit-log.js';
-import { requirePageCapability, sendPage } from '../page-context.js';
+import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
-import { textField, when, withPageErrors } from './page-helpers.js';
+import { listTable, PAGE_SIZE } from './list-page.js';
+import { pageRoute, textField, when, withPageErrors } from './page-helpers.js';
 
 const auditTemplate = defineTemplate<{
   entries: { entry: AuditEntry; metadata: string }[];
@@ -24,24 +25,18 @@ const auditTemplate = defineTemplate<{
 </label>
 <button type="submit">Filter</button>
 </form>
-<% if (it.entries.length === 0) { %>
-<p class="notice"><%= it.action || it.actor ? 'No entry matches these filters. Clear them to see every entry.' : 'Nothing has been audited yet. Issuing a token, revoking one or inviting a user writes an entry here.' %></p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
-<tbody>
-<% for (const { entry, metadata } of it.entries) { %>
-<tr>
-<td><%= it.when(entry.occurredAt) %></td>
+${listTable({
+  rows: 'entries',
+  row: '{ entry, metadata }',
+  columns: ['When', 'Action', 'Actor', 'Target', 'Details'],
+  cells: `<td><%= it.when(entry.occurredAt) %></td>
 <td><code><%= entry.action %></code></td>
 <td><%= entry.actor.type %><% if (entry.actor.id) { %> <code><%= entry.actor.id %></code><% } %></td>
 <td><%= entry.target.type %> <code><%= entry.target.id %></code></td>
-<td><code><%= metadata %></code></td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+<td><code><%= metadata %></code></td>`,
+  empty:
+    "<%= it.action || it.actor ? 'No entry matches these filters. Clear them to see every entry.' : 'Nothing has been audited yet. Issuing a token, revoking one or inviting a user writes an entry here.' %>",
+})}
 <nav class="paging" aria-label="Pages">
 <% if (it.first) { %><a href="<%= it.first %>">Newest entries</a><% } %>
 <% if (it.next) { %><a href="<%= it.next %>">Older entries</a><% } %>
@@ -58,34 +53,31 @@ function link(filters: Record<string, string>): string {
 export const auditLogPage: WebPage =
   ({ database }) =>
   async (app: FastifyInstance) => {
-    app.get(
-      '/audit-log',
-      { onRequest: requirePageCapability('audit.read'), schema: { hide: true } },
-      async (request, reply) =>
-        withPageErrors(request, reply, '/audit-log', async () => {
-          const action = textField(request.query, 'action', 100);
-          const actor = textField(request.query, 'actor', 100);
-          const cursor = textField(request.query, 'cursor', 100);
-          const page = await listAuditEntriesNewestFirst(database, {
-            limit: 50,
-            ...(action ? { action } : {}),
-            ...(actor ? { actor } : {}),
-            ...(cursor ? { cursor } : {}),
-          });
-          return sendPage(request, reply, {
-            title: 'Audit log',
-            body: auditTemplate.render({
-              entries: page.entries.map((entry) => ({
-                entry,
-                metadata: JSON.stringify(entry.metadata),
-              })),
-              action,
-              actor,
-              next: page.nextCursor ? link({ action, actor, cursor: page.nextCursor }) : null,
-              first: cursor ? link({ action, actor }) : null,
-              when,
-            }),
-          });
-        }),
+    app.get('/audit-log', pageRoute('audit.read'), async (request, reply) =>
+      withPageErrors(request, reply, '/audit-log', async () => {
+        const action = textField(request.query, 'action', 100);
+        const actor = textField(request.query, 'actor', 100);
+        const cursor = textField(request.query, 'cursor', 100);
+        const page = await listAuditEntriesNewestFirst(database, {
+          limit: PAGE_SIZE,
+          ...(action ? { action } : {}),
+          ...(actor ? { actor } : {}),
+          ...(cursor ? { cursor } : {}),
+        });
+        return sendPage(request, reply, {
+          title: 'Audit log',
+          body: auditTemplate.render({
+            entries: page.entries.map((entry) => ({
+              entry,
+              metadata: JSON.stringify(entry.metadata),
+            })),
+            action,
+            actor,
+            next: page.nextCursor ? link({ action, actor, cursor: page.nextCursor }) : null,
+            first: cursor ? link({ action, actor }) : null,
+            when,
+          }),
+        });
+      }),
     );
   };

@@ -7,17 +7,14 @@ import {
 } from '../../delivery/deliveries.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
-import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
+import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
   csrfPartial,
-  offsetField,
-  PAGE_SIZE,
-  type Paging,
-  paging,
-  pagingPartial,
+  pageRoute,
   sendNotFoundPage,
   textField,
   when,
@@ -52,26 +49,20 @@ const listTemplate = defineTemplate<{
 </label>
 <button type="submit">Filter</button>
 </form>
-<% if (it.deliveries.length === 0) { %>
-<p class="notice"><%= it.filters.endpoint || it.filters.state ? 'No delivery matches these filters.' : 'No deliveries yet. Add a webhook endpoint; each new contact then makes one delivery per endpoint.' %></p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Created</th></tr></thead>
-<tbody>
-<% for (const delivery of it.deliveries) { %>
-<tr>
-<td><a href="/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
+${listTable({
+  rows: 'deliveries',
+  row: 'delivery',
+  columns: ['Delivery', 'Event', 'Endpoint', 'State', 'Attempts', 'Last result', 'Created'],
+  cells: `<td><a href="/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
 <td><%= delivery.event %></td>
 <td><code><%= delivery.endpointId %></code></td>
 <td><%= delivery.state %></td>
 <td><%= delivery.attempts %></td>
 <td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
-<td><%= it.when(delivery.createdAt) %></td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+<td><%= it.when(delivery.createdAt) %></td>`,
+  empty:
+    "<%= it.filters.endpoint || it.filters.state ? 'No delivery matches these filters.' : 'No deliveries yet. Add a webhook endpoint; each new contact then makes one delivery per endpoint.' %>",
+})}
 ${pagingPartial}
 <% if (it.endpoints.length > 0) { %>
 <h2>Recover failed deliveries</h2>
@@ -133,7 +124,7 @@ ${csrfPartial}
 export const deliveriesPages: WebPage =
   ({ database, clock, newId }) =>
   async (app: FastifyInstance) => {
-    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const guard = pageRoute('users.manage');
     const deliveries = createDeliveryStore({ database, clock, newId });
     const endpoints = createEndpointStore({ database, clock, newId });
 
@@ -143,10 +134,10 @@ export const deliveriesPages: WebPage =
           endpoint: textField(request.query, 'endpoint', 100),
           state: textField(request.query, 'state', 20),
         };
-        const offset = offsetField(request.query);
+        const page = listPage(request.query, '/deliveries', filters);
         const list = await deliveries.list({
-          limit: PAGE_SIZE,
-          offset,
+          limit: page.limit,
+          offset: page.offset,
           newestFirst: true,
           ...(filters.endpoint ? { endpointId: filters.endpoint } : {}),
           ...(filters.state ? { state: filters.state } : {}),
@@ -158,7 +149,7 @@ export const deliveriesPages: WebPage =
             endpoints: (await endpoints.list()).map(({ id, url }) => ({ id, url })),
             states: deliveryStates,
             filters,
-            paging: paging('/deliveries', filters, offset, list.length),
+            paging: page.paging(list.length),
             csrfToken: pageContext(request).csrfToken,
             when,
           }),

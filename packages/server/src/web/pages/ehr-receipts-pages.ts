@@ -6,20 +6,11 @@ import {
   type ReceiptSummary,
   receiptVerdicts,
 } from '../../receipts/receipts.js';
-import { requirePageCapability, sendPage } from '../page-context.js';
+import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
-import {
-  offsetField,
-  PAGE_SIZE,
-  type Paging,
-  paging,
-  pagingPartial,
-  sendNotFoundPage,
-  textField,
-  when,
-  withPageErrors,
-} from './page-helpers.js';
+import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
+import { pageRoute, sendNotFoundPage, textField, when, withPageErrors } from './page-helpers.js';
 
 const listTemplate = defineTemplate<{
   receipts: ReceiptSummary[];
@@ -49,24 +40,18 @@ const listTemplate = defineTemplate<{
 </label>
 <button type="submit">Filter</button>
 </form>
-<% if (it.receipts.length === 0) { %>
-<p class="notice">No receipt matches. Receipts appear here as EHR vendors post webhooks; point a vendor at <code>/api/ehr/webhooks/&lt;vendor&gt;</code> with its secret configured.</p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">Received</th><th scope="col">Vendor</th><th scope="col">Outcome</th><th scope="col">Size</th><th scope="col">Receipt</th></tr></thead>
-<tbody>
-<% for (const receipt of it.receipts) { %>
-<tr>
-<td><%= it.when(receipt.receivedAt) %></td>
+${listTable({
+  rows: 'receipts',
+  row: 'receipt',
+  columns: ['Received', 'Vendor', 'Outcome', 'Size', 'Receipt'],
+  cells: `<td><%= it.when(receipt.receivedAt) %></td>
 <td><%= receipt.vendor %></td>
 <td><%= receipt.verdict %></td>
 <td><%= receipt.bodyBytes %> bytes</td>
-<td><a href="/ehr-receipts/<%= encodeURIComponent(receipt.id) %>"><%= receipt.id %></a></td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+<td><a href="/ehr-receipts/<%= encodeURIComponent(receipt.id) %>"><%= receipt.id %></a></td>`,
+  empty:
+    'No receipt matches. Receipts appear here as EHR vendors post webhooks; point a vendor at <code>/api/ehr/webhooks/&lt;vendor&gt;</code> with its secret configured.',
+})}
 ${pagingPartial}
 `);
 
@@ -116,7 +101,7 @@ const statusOf: Record<string, number> = {
 export const ehrReceiptsPages: WebPage =
   ({ database }) =>
   async (app: FastifyInstance) => {
-    const guard = { onRequest: requirePageCapability('audit.read'), schema: { hide: true } };
+    const guard = pageRoute('audit.read');
 
     app.get('/ehr-receipts', guard, async (request, reply) =>
       withPageErrors(request, reply, '/ehr-receipts', async () => {
@@ -126,10 +111,10 @@ export const ehrReceiptsPages: WebPage =
           since: textField(request.query, 'since', 40),
           until: textField(request.query, 'until', 40),
         };
-        const offset = offsetField(request.query);
+        const page = listPage(request.query, '/ehr-receipts', filters);
         const receipts = await listReceipts(database, {
-          limit: PAGE_SIZE,
-          offset,
+          limit: page.limit,
+          offset: page.offset,
           ...(filters.vendor ? { vendor: filters.vendor } : {}),
           ...(filters.outcome ? { verdict: filters.outcome } : {}),
           ...(filters.since ? { since: filters.since } : {}),
@@ -141,7 +126,7 @@ export const ehrReceiptsPages: WebPage =
             receipts,
             filters,
             outcomes: receiptVerdicts,
-            paging: paging('/ehr-receipts', filters, offset, receipts.length),
+            paging: page.paging(receipts.length),
             when,
           }),
         });

@@ -1,19 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditActor } from '../../audit/audit-log.js';
+import type { Capability } from '../../capabilities.js';
 import type { Clock } from '../../clock.js';
 import { FollowUpServerError } from '../../errors.js';
 import type { IdGenerator } from '../../ids.js';
 import { ProblemError } from '../../plugins/problem.js';
 import type { Queryable } from '../../storage/database.js';
 import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
-import { pageContext, sendPage } from '../page-context.js';
+import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-
-/** @internal Rows per page of every list in the web application. */
-export const PAGE_SIZE = 50;
-
-/** @internal The most rows a list page may skip (deeper pages: narrow the filters). */
-export const MAX_PAGE_OFFSET = 100_000;
 
 /** @internal A text field of a form body or a query string: at most `max` characters, trimmed. */
 export function textField(source: unknown, name: string, max = 200): string {
@@ -23,10 +18,12 @@ export function textField(source: unknown, name: string, max = 200): string {
   return text.slice(0, max).trim();
 }
 
-/** @internal The `offset` of a list page: a whole number up to {@link MAX_PAGE_OFFSET}, else 0. */
-export function offsetField(query: unknown): number {
-  const text = textField(query, 'offset', 7);
-  return /^\d{1,6}$/.test(text) ? Math.min(Number(text), MAX_PAGE_OFFSET) : 0;
+/**
+ * @internal The options of every page route: the capability check (signed out: to /signin;
+ * without the capability: the 403 page), and no place in the OpenAPI document.
+ */
+export function pageRoute(capability: Capability) {
+  return { onRequest: requirePageCapability(capability), schema: { hide: true } };
 }
 
 /** @internal Who acts, for the audit log: the signed-in user. */
@@ -39,43 +36,6 @@ export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
-
-/** @internal Links to the previous and next page of an offset list, keeping the filters. */
-export interface Paging {
-  previous: string | null;
-  next: string | null;
-}
-
-/** @internal The paging links of an offset list of which `count` rows were shown. */
-export function paging(
-  path: string,
-  filters: Record<string, string>,
-  offset: number,
-  count: number,
-): Paging {
-  const link = (at: number) => {
-    const query = new URLSearchParams(
-      Object.entries({ ...filters, ...(at > 0 ? { offset: String(at) } : {}) }).filter(
-        ([, value]) => value !== '',
-      ),
-    ).toString();
-    return query ? `${path}?${query}` : path;
-  };
-  return {
-    previous: offset > 0 ? link(Math.max(0, offset - PAGE_SIZE)) : null,
-    next:
-      count >= PAGE_SIZE && offset + PAGE_SIZE <= MAX_PAGE_OFFSET ? link(offset + PAGE_SIZE) : null,
-  };
-}
-
-/** @internal The paging links, for every list template. */
-export const pagingPartial = `
-<% if (it.paging.previous || it.paging.next) { %>
-<nav class="paging" aria-label="Pages">
-<% if (it.paging.previous) { %><a href="<%= it.paging.previous %>">Previous page</a><% } %>
-<% if (it.paging.next) { %><a href="<%= it.paging.next %>">Next page</a><% } %>
-</nav>
-<% } %>`;
 
 /** @internal The hidden CSRF field of every form. */
 export const csrfPartial = `<input type="hidden" name="_csrf" value="<%= it.csrfToken %>">`;

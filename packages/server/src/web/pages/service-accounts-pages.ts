@@ -8,17 +8,14 @@ import {
   type ServiceAccountSummary,
   type TokenInfo,
 } from '../../tokens/account-store.js';
-import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
+import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
   csrfPartial,
-  offsetField,
-  PAGE_SIZE,
-  type Paging,
-  paging,
-  pagingPartial,
+  pageRoute,
   recallFlash,
   rememberFlash,
   sendNotFoundPage,
@@ -52,25 +49,18 @@ const listTemplate = defineTemplate<{
 <h1>Service accounts</h1>
 <p>Programs call the API as a service account, with its tokens. The role fixes what they may do.</p>
 <form method="get" action="/service-accounts/new"><button type="submit">Create service account</button></form>
-<% if (it.accounts.length === 0) { %>
-<p class="notice">No service accounts yet. Create one, then issue it a token for your program.</p>
-<% } else { %>
-<table>
-<caption class="muted">Oldest first</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Active tokens</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
-<tbody>
-<% for (const account of it.accounts) { %>
-<tr>
-<td><a href="/service-accounts/<%= encodeURIComponent(account.id) %>"><%= account.name %></a><br><code class="muted"><%= account.id %></code></td>
+${listTable({
+  rows: 'accounts',
+  row: 'account',
+  caption: '<caption class="muted">Oldest first</caption>',
+  columns: ['Name', 'Role', 'Active tokens', 'Created', 'State'],
+  cells: `<td><a href="/service-accounts/<%= encodeURIComponent(account.id) %>"><%= account.name %></a><br><code class="muted"><%= account.id %></code></td>
 <td><%= account.role %></td>
 <td><%= account.activeTokens %></td>
 <td><%= it.when(account.createdAt) %></td>
-<td><%= account.disabledAt ? 'disabled' : 'active' %></td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+<td><%= account.disabledAt ? 'disabled' : 'active' %></td>`,
+  empty: 'No service accounts yet. Create one, then issue it a token for your program.',
+})}
 ${pagingPartial}
 `);
 
@@ -226,16 +216,16 @@ function invalidInput(message: string) {
 export const serviceAccountsPages: WebPage =
   ({ database, clock, newId, accounts }) =>
   async (app: FastifyInstance) => {
-    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const guard = pageRoute('users.manage');
 
     app.get('/service-accounts', guard, async (request, reply) => {
-      const offset = offsetField(request.query);
-      const page = await accounts.listAccounts({ limit: PAGE_SIZE, offset });
+      const page = listPage(request.query, '/service-accounts');
+      const list = await accounts.listAccounts({ limit: page.limit, offset: page.offset });
       return sendPage(request, reply, {
         title: 'Service accounts',
         body: listTemplate.render({
-          accounts: page,
-          paging: paging('/service-accounts', {}, offset, page.length),
+          accounts: list,
+          paging: page.paging(list.length),
           when,
         }),
       });
@@ -318,24 +308,30 @@ export const serviceAccountsPages: WebPage =
       return token?.accountId === params.id ? token : undefined;
     };
 
-    app.get<{ Params: { id: string; tokenId: string } }>(
-      '/service-accounts/:id/tokens/:tokenId/revoke',
-      guard,
-      async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
-        const token = await tokenOfAccount(request.params);
-        if (!token) return sendNotFoundPage(request, reply, back);
-        return sendPage(request, reply, {
-          title: 'Revoke token',
-          body: revokeTemplate.render({
-            accountId: request.params.id,
-            token,
-            csrfToken: pageContext(request).csrfToken,
-            when,
-          }),
-        });
-      },
-    );
+    // The confirmation pages of Revoke and Roll: the token, and the form that does it.
+    for (const [action, title, template] of [
+      ['revoke', 'Revoke token', revokeTemplate],
+      ['roll', 'Roll token', rollTemplate],
+    ] as const) {
+      app.get<{ Params: { id: string; tokenId: string } }>(
+        `/service-accounts/:id/tokens/:tokenId/${action}`,
+        guard,
+        async (request, reply) => {
+          const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+          const token = await tokenOfAccount(request.params);
+          if (!token) return sendNotFoundPage(request, reply, back);
+          return sendPage(request, reply, {
+            title,
+            body: template.render({
+              accountId: request.params.id,
+              token,
+              csrfToken: pageContext(request).csrfToken,
+              when,
+            }),
+          });
+        },
+      );
+    }
 
     app.post<{ Params: { id: string; tokenId: string } }>(
       '/service-accounts/:id/tokens/:tokenId/revoke',
@@ -347,25 +343,6 @@ export const serviceAccountsPages: WebPage =
           if (!token) return sendNotFoundPage(request, reply, back);
           await accounts.revokeToken({ tokenId: token.id, actor: actorOf(request) });
           return reply.redirect(back, 303);
-        });
-      },
-    );
-
-    app.get<{ Params: { id: string; tokenId: string } }>(
-      '/service-accounts/:id/tokens/:tokenId/roll',
-      guard,
-      async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
-        const token = await tokenOfAccount(request.params);
-        if (!token) return sendNotFoundPage(request, reply, back);
-        return sendPage(request, reply, {
-          title: 'Roll token',
-          body: rollTemplate.render({
-            accountId: request.params.id,
-            token,
-            csrfToken: pageContext(request).csrfToken,
-            when,
-          }),
         });
       },
     );

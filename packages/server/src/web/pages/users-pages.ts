@@ -8,17 +8,14 @@ import {
   revokeUserSessions,
   type UserInfo,
 } from '../../users/user-actions.js';
-import { pageContext, publicUrlOf, requirePageCapability, sendPage } from '../page-context.js';
+import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
+import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
   csrfPartial,
-  offsetField,
-  PAGE_SIZE,
-  type Paging,
-  paging,
-  pagingPartial,
+  pageRoute,
   recallFlash,
   rememberFlash,
   textField,
@@ -46,15 +43,11 @@ const listTemplate = defineTemplate<{
 <button type="button" class="secondary" data-copy="sign-in-link" data-js-only>Copy link</button>
 </section>
 <% } %>
-<% if (it.users.length === 0) { %>
-<p class="notice">No users yet. Invite someone: they get a one-time link to choose a password.</p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-<tbody>
-<% for (const user of it.users) { %>
-<tr>
-<td><%= user.name %></td>
+${listTable({
+  rows: 'users',
+  row: 'user',
+  columns: ['Name', 'Email', 'Role', 'State', 'Created', 'Actions'],
+  cells: `<td><%= user.name %></td>
 <td><%= user.email %></td>
 <td><%= user.role %></td>
 <td><%= user.state %></td>
@@ -79,12 +72,9 @@ ${csrfPartial}
 <button type="submit" class="danger" aria-label="Disable <%= user.email %>">Disable</button>
 </form>
 <% } %>
-</td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+</td>`,
+  empty: 'No users yet. Invite someone: they get a one-time link to choose a password.',
+})}
 ${pagingPartial}
 `);
 
@@ -117,7 +107,7 @@ ${csrfPartial}
 export const usersPages: WebPage =
   ({ database, clock, newId, publicUrl }) =>
   async (app: FastifyInstance) => {
-    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const guard = pageRoute('users.manage');
     const context = (request: Parameters<typeof actorOf>[0]) => ({
       database,
       clock,
@@ -126,8 +116,8 @@ export const usersPages: WebPage =
     });
 
     app.get('/users', guard, async (request, reply) => {
-      const offset = offsetField(request.query);
-      const users = await listUsers(database, { limit: PAGE_SIZE, offset });
+      const page = listPage(request.query, '/users');
+      const users = await listUsers(database, { limit: page.limit, offset: page.offset });
       const flash = await recallFlash(request, reply, { database, clock });
       const { csrfToken, user } = pageContext(request);
       return sendPage(request, reply, {
@@ -141,7 +131,7 @@ export const usersPages: WebPage =
               : undefined,
           roles,
           csrfToken,
-          paging: paging('/users', {}, offset, users.length),
+          paging: page.paging(users.length),
           when,
         }),
       });

@@ -5,17 +5,14 @@ import {
   deliverableEvents,
   type WebhookEndpointInfo,
 } from '../../delivery/webhook-endpoints.js';
-import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
+import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
   csrfPartial,
-  offsetField,
-  PAGE_SIZE,
-  type Paging,
-  paging,
-  pagingPartial,
+  pageRoute,
   recallFlash,
   rememberFlash,
   sendNotFoundPage,
@@ -49,15 +46,11 @@ const listTemplate = defineTemplate<{
 <button type="button" class="secondary" data-copy="signing-secret" data-js-only>Copy secret</button>
 </section>
 <% } %>
-<% if (it.endpoints.length === 0) { %>
-<p class="notice">No endpoints yet. Add one to receive a webhook for each new contact.</p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-<tbody>
-<% for (const endpoint of it.endpoints) { %>
-<tr>
-<td><span class="url"><%= endpoint.url %></span><br><code class="muted"><%= endpoint.id %></code></td>
+${listTable({
+  rows: 'endpoints',
+  row: 'endpoint',
+  columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
+  cells: `<td><span class="url"><%= endpoint.url %></span><br><code class="muted"><%= endpoint.id %></code></td>
 <td><%= endpoint.events.join(', ') %></td>
 <td><%= endpoint.state %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
 <td><%= it.when(endpoint.createdAt) %></td>
@@ -78,12 +71,9 @@ ${csrfPartial}
 <button type="submit" class="secondary" aria-label="Remove <%= endpoint.id %>">Remove</button>
 </form>
 <a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
-</td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+</td>`,
+  empty: 'No endpoints yet. Add one to receive a webhook for each new contact.',
+})}
 ${pagingPartial}
 `);
 
@@ -133,21 +123,20 @@ function eventsField(body: unknown): string[] | undefined {
 export const webhookEndpointsPages: WebPage =
   ({ database, clock, newId }) =>
   async (app: FastifyInstance) => {
-    const guard = { onRequest: requirePageCapability('users.manage'), schema: { hide: true } };
+    const guard = pageRoute('users.manage');
     const endpoints = createEndpointStore({ database, clock, newId });
 
     app.get('/webhook-endpoints', guard, async (request, reply) => {
-      const offset = offsetField(request.query);
-      const all = await endpoints.list();
-      const page = all.slice(offset, offset + PAGE_SIZE);
+      const page = listPage(request.query, '/webhook-endpoints');
+      const shown = (await endpoints.list()).slice(page.offset, page.offset + page.limit);
       const flash = await recallFlash(request, reply, { database, clock });
       return sendPage(request, reply, {
         title: 'Webhook endpoints',
         body: listTemplate.render({
-          endpoints: page,
+          endpoints: shown,
           secret: flash?.kind === 'signing-secret' ? (flash as unknown as SecretFlash) : undefined,
           csrfToken: pageContext(request).csrfToken,
-          paging: paging('/webhook-endpoints', {}, offset, page.length),
+          paging: page.paging(shown.length),
           when,
         }),
       });
