@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { verifySignature } from '@followup/webhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureIo, runCliOn } from '../../test/support/cli-io.js';
 import { useCliStorage } from '../../test/support/cli-storage.js';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { startSubscriber } from '../../test/support/subscriber.js';
@@ -17,30 +18,9 @@ import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
 import { OPERATOR_CHANNEL_FILE, OPERATOR_SOCKET_FILE } from './operator-channel.js';
-import { type CliIo, runCli } from './run-cli.js';
+import { runCli } from './run-cli.js';
 
 const execFileAsync = promisify(execFile);
-
-function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let announce: (line: string) => void = () => {};
-  const firstLine = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const io: CliIo = {
-    stdout: {
-      write: (text: string) => {
-        out.push(text);
-        announce(out.join(''));
-      },
-    },
-    stderr: { write: (text: string) => err.push(text) },
-    env,
-    ...(signal ? { signal } : {}),
-  };
-  return { io, out, err, firstLine };
-}
 
 describe('followup-server', () => {
   it('prints its usage with --help', async () => {
@@ -160,12 +140,7 @@ describe('followup-server', () => {
   describe('operator commands', () => {
     const database = useTestDatabase();
 
-    async function run(...argv: string[]) {
-      const captured = captureIo();
-      captured.io.database = database();
-      const code = await runCli(argv, captured.io);
-      return { code, out: captured.out.join(''), err: captured.err.join('') };
-    }
+    const run = (...argv: string[]) => runCliOn(database(), argv);
 
     it('pages every list command with --limit and --offset', async () => {
       for (const name of ['a', 'b', 'c']) {

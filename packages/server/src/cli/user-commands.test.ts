@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { captureIo, runCliOn } from '../../test/support/cli-io.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
@@ -10,36 +11,10 @@ import { type CliIo, runCli } from './run-cli.js';
 import { UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
 
-function captureIo(env: CliIo['env'] = {}, signal?: AbortSignal) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let announce: (line: string) => void = () => {};
-  const firstLine = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const io: CliIo = {
-    stdout: {
-      write: (text: string) => {
-        out.push(text);
-        announce(out.join(''));
-      },
-    },
-    stderr: { write: (text: string) => err.push(text) },
-    env,
-    ...(signal ? { signal } : {}),
-  };
-  return { io, out, err, firstLine };
-}
-
 describe('followup-server users …', () => {
   const database = useTestDatabase();
 
-  async function run(argv: string[], env: CliIo['env'] = {}) {
-    const captured = captureIo(env);
-    captured.io.database = database();
-    const code = await runCli(argv, captured.io);
-    return { code, out: captured.out.join(''), err: captured.err.join('') };
-  }
+  const run = (argv: string[], env: CliIo['env'] = {}) => runCliOn(database(), argv, env);
 
   async function linkStatus(signInUrl: string): Promise<number> {
     const app = buildServer({ database: database(), logger: false });
