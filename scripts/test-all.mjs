@@ -1,19 +1,28 @@
 #!/usr/bin/env node
 // The whole test suite, exactly what CI runs: lint and format (biome, over the whole repository),
 // the tests of these scripts, then for every package and example build, typecheck, unit and
-// integration tests, typedoc (warnings are errors) and the package checks (publint, attw,
-// installing the packed tarball). A failure never hides the rest: turbo goes on with every task
+// integration tests, the SDK's and the webhooks package's tests once more on Node 22 (test:node22,
+// through scripts/testing/on-node.mjs), typedoc (warnings are errors) and the package checks
+// (publint, attw, installing the packed tarball). A failure never hides the rest: turbo goes on with every task
 // whose dependencies succeeded. The run ends with a summary naming each suite, its counts and what
 // did not run (and why), then one line counting every test that ran; the exit code is non-zero
 // on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildTestSummary } from './testing/test-summary.mjs';
+import { buildTestSummary, reportFileOf } from './testing/test-summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const TASKS = ['lint', 'test:scripts', 'build', 'typecheck', 'test', 'docs', 'check:package'];
-const REPORT = 'test-results.json';
+const TASKS = [
+  'lint',
+  'test:scripts',
+  'build',
+  'typecheck',
+  'test',
+  'test:node22',
+  'docs',
+  'check:package',
+];
 
 // Reports of an earlier run must never be counted: remove them all before turbo starts (a
 // cached test task gets its report back from the cache).
@@ -23,7 +32,13 @@ for (const folder of ['packages', 'examples']) {
   if (!existsSync(base)) continue;
   for (const name of readdirSync(base)) workspaces.push(join(base, name));
 }
-for (const workspace of workspaces) rmSync(join(workspace, REPORT), { force: true });
+for (const workspace of workspaces) {
+  if (!existsSync(workspace)) continue;
+  for (const name of readdirSync(workspace)) {
+    if (/^test-results(\.[\w-]+)?\.json$/.test(name))
+      rmSync(join(workspace, name), { force: true });
+  }
+}
 
 // The plan: every task turbo would run, with what it waits for. A task that never starts (its
 // dependency failed) is absent from turbo's run summary, so it is found here.
@@ -67,7 +82,7 @@ const summary = buildTestSummary({
   planned,
   executed,
   readReport: (task) => {
-    const file = join(root, task.directory, REPORT);
+    const file = join(root, task.directory, reportFileOf(task));
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
   },
 });

@@ -11,7 +11,7 @@ export default defineConfig({
     testTimeout: 120_000,
     reporters: [
       'default',
-      ['json', { outputFile: new URL('../test-results.json', import.meta.url).pathname }],
+      ['json', { outputFile: new URL('../test-results.scripts.json', import.meta.url).pathname }],
     ],
   },
 });

@@ -95,7 +95,7 @@ export function buildTestSummary({ planned, executed, readReport }) {
       if (report === undefined) {
         if (outcome === 'passed') {
           outcome = 'failed';
-          why = 'it wrote no test report (test-results.json)';
+          why = `it wrote no test report (${reportFileOf(task)})`;
         }
       } else {
         counts = {
@@ -140,7 +140,21 @@ export function buildTestSummary({ planned, executed, readReport }) {
   return { suites, totals, ok, lines };
 }
 
-/** Whether a task runs tests and writes a vitest report: `test`, or `test:…` at the root. */
+/**
+ * The vitest JSON report a test task writes in its workspace's folder: `test-results.json` for
+ * `test`, `test-results.<name>.json` for `test:<name>` (the root's `test:scripts`, the SDK's and
+ * the webhooks package's `test:node22`), so that two test tasks of one workspace never share one.
+ *
+ * @param {{ task: string }} task
+ * @returns {string}
+ */
+export function reportFileOf(task) {
+  return task.task === 'test'
+    ? 'test-results.json'
+    : `test-results.${task.task.slice('test:'.length)}.json`;
+}
+
+/** Whether a task runs tests and writes a vitest report: `test`, or `test:…`. */
 function isTestTask(task) {
   return task.task === 'test' || task.task.startsWith('test:');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestSummary } from './test-summary.mjs';
+import { buildTestSummary, reportFileOf } from './test-summary.mjs';
 
 /** A planned task of workspace `name` (a folder under packages/). */
 function plan(name, task, dependencies = [], command = 'x') {
@@ -131,6 +131,36 @@ describe('buildTestSummary', () => {
     expect(byId['webhooks#build']).toMatchObject({
       outcome: 'not run',
       why: 'turbo stopped before it started',
+    });
+    expect(summary.ok).toBe(false);
+  });
+});
+
+describe('reportFileOf', () => {
+  it('gives each test task of a workspace a report of its own', () => {
+    expect(reportFileOf(plan('sdk', 'test'))).toBe('test-results.json');
+    expect(reportFileOf(plan('sdk', 'test:node22'))).toBe('test-results.node22.json');
+    expect(reportFileOf({ ...plan('//', 'test:scripts'), directory: '' })).toBe(
+      'test-results.scripts.json',
+    );
+  });
+
+  it('counts the Node 22 run as a suite of its own, and names its report when it is missing', () => {
+    const tasks = [
+      plan('sdk', 'build'),
+      plan('sdk', 'test', ['sdk#build']),
+      plan('sdk', 'test:node22', ['sdk#build']),
+    ];
+    const summary = buildTestSummary({
+      planned: tasks,
+      executed: tasks.map((task) => ran(task.taskId, 0)),
+      readReport: (task) => (reportFileOf(task) === 'test-results.json' ? report(20) : undefined),
+    });
+    const byId = Object.fromEntries(summary.suites.map((suite) => [suite.taskId, suite]));
+    expect(byId['sdk#test']).toMatchObject({ outcome: 'passed' });
+    expect(byId['sdk#test:node22']).toMatchObject({
+      outcome: 'failed',
+      why: 'it wrote no test report (test-results.node22.json)',
     });
     expect(summary.ok).toBe(false);
   });
