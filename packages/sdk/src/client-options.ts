@@ -31,7 +31,7 @@ export interface Logger {
   info?(message: string, fields?: Record<string, unknown>): void;
   /** Responses that fail validation in `'warn'` mode. */
   warn?(message: string, fields?: Record<string, unknown>): void;
-  /** Not used by the SDK today; accepted so that any console-like logger fits. */
+  /** A webhook handler that failed (`client.webhooks.handler`, without its own `onError`). */
   error?(message: string, fields?: Record<string, unknown>): void;
 }
 

@@ -157,7 +157,7 @@ export class FollowUp {
   readonly audit: Audit;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;
-  /** Verification of the webhooks FollowUp sends: unwrap. */
+  /** The webhooks FollowUp sends: unwrap (verify one) and handler (a ready endpoint). */
   readonly webhooks: Webhooks;
   /** The service account the token belongs to (not a secret). */
   readonly serviceAccountId: string;
@@ -259,7 +259,7 @@ export class FollowUp {
     this.messages = new Messages(http);
     this.audit = new Audit(http);
     this.inbox = new Inbox(http);
-    this.webhooks = new Webhooks();
+    this.webhooks = new Webhooks({ clock, logger: options.logger });
   }
 
   /**

@@ -87,8 +87,24 @@ export {
   type ListSort,
 } from './resources/crud-resource.js';
 export { type DealListParams, Deals } from './resources/deals.js';
+export {
+  DEFAULT_DELIVERY_STORE_ENTRIES,
+  type DeliveryStore,
+  MemoryDeliveryStore,
+  type MemoryDeliveryStoreOptions,
+} from './resources/delivery-store.js';
 export { Inbox, type InboxSendOptions } from './resources/inbox.js';
 export { Messages } from './resources/messages.js';
+export {
+  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+  type NodeRequestLike,
+  type NodeResponseLike,
+  type WebhookEventHandlers,
+  type WebhookEventOfKind,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+} from './resources/webhook-handler.js';
 export { type UnwrapOptions, Webhooks } from './resources/webhooks.js';
 export {
   type AuditEntry,

@@ -9,6 +9,9 @@ import { bundleSize } from '../../../scripts/testing/bundle-size.mjs';
 // Reviewed: the SDK's own code grew to 14.7 KB with the keyset lists and their filters, change
 // sync and upsertMany, the eight webhook event kinds and their schemas, me(), and the request
 // options, hooks and client header; the budget is now 16 KB.
+// Reviewed: client.webhooks.handler (a whole endpoint: Web and Node adapters, bounded body
+// reading, dedupe with MemoryDeliveryStore, dispatch by kind) adds 1.7 KB, to 16.5 KB; the
+// budget is now 18 KB.
 const KB = 1024;
 const packageDir = new URL('..', import.meta.url).pathname;
 
@@ -22,13 +25,13 @@ describe('size budget of the built client', () => {
     expect(size.gzipped).toBeLessThan(118 * KB);
   });
 
-  it("the SDK's own code stays under 16 KB gzipped", async () => {
+  it("the SDK's own code stays under 18 KB gzipped", async () => {
     const size = await bundleSize({
       source: "export * from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
       external: ['zod', '@followup/webhooks', '@followup/webhooks/web'],
     });
-    expect(size.gzipped).toBeLessThan(16 * KB);
+    expect(size.gzipped).toBeLessThan(18 * KB);
   });
 });

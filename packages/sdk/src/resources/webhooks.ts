@@ -2,10 +2,17 @@ import {
   type HeadersLike,
   type VerifyOptions,
   verifySignature,
+  verifyStandardWebhook,
   type WebhookPayload,
 } from '@followup/webhooks/web';
+import type { Clock, Logger } from '../client-options.js';
 import { ResponseValidationError } from '../errors.js';
 import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
+import {
+  createWebhookHandler,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+} from './webhook-handler.js';
 
 /**
  * How `unwrap` verifies: the endpoint's signing secret (or several, during a rotation), and the
@@ -42,7 +49,77 @@ function refuse(message: string, path: PropertyKey[], issue: string): ResponseVa
 }
 
 /**
- * `client.webhooks`: verifies and parses the webhooks FollowUp sends to your endpoint.
+ * @internal Verifies a delivery and parses its event: what `unwrap` and the handler share.
+ * `X-Service-Signature` when the request has it, else the Standard Webhooks headers.
+ */
+export async function verifyWebhook(
+  rawBody: WebhookPayload,
+  headers: HeadersLike,
+  options: VerifyOptions,
+): Promise<WebhookEvent> {
+  let standardId: string | undefined;
+  if (readHeader(headers, 'x-service-signature') === undefined && hasStandardSignature(headers)) {
+    standardId = (await verifyStandardWebhook(rawBody, headers, options)).id;
+  } else {
+    await verifySignature(rawBody, headers, options);
+  }
+
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText(rawBody));
+  } catch {
+    throw refuse('The webhook body is not JSON.', [], 'The body is not valid UTF-8 JSON.');
+  }
+  const kind = (json as { event?: unknown } | null)?.event;
+  const parsed = webhookEventSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path,
+      message: issue.message,
+    }));
+    throw new ResponseValidationError({
+      message: `The webhook body does not match the ${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 100)) : 'webhook'} event schema.`,
+      issues,
+    });
+  }
+  const event = parsed.data;
+  if (standardId !== undefined && standardId !== event.id) {
+    throw refuse(
+      'The webhook-id header disagrees with the signed body; the request is refused.',
+      ['headers', 'webhook-id'],
+      'differs from the body id',
+    );
+  }
+  const eventHeader = readHeader(headers, 'x-service-event');
+  if (eventHeader !== undefined && eventHeader !== String(event.event)) {
+    throw refuse(
+      'The X-Service-Event header disagrees with the signed body; the request is refused.',
+      ['headers', 'X-Service-Event'],
+      'differs from the body event',
+    );
+  }
+  const deliveryHeader = readHeader(headers, 'x-service-delivery');
+  if (deliveryHeader !== undefined && deliveryHeader !== event.id) {
+    throw refuse(
+      'The X-Service-Delivery header disagrees with the signed body; the request is refused.',
+      ['headers', 'X-Service-Delivery'],
+      'differs from the body id',
+    );
+  }
+  return event;
+}
+
+function hasStandardSignature(headers: HeadersLike): boolean {
+  try {
+    return readHeader(headers, 'webhook-signature') !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `client.webhooks`: verifies and parses the webhooks FollowUp sends to your endpoint, one at a
+ * time (`unwrap`) or as a ready request handler that dedupes and dispatches by kind (`handler`).
  *
  * @example
  * ```ts
@@ -50,12 +127,23 @@ function refuse(message: string, path: PropertyKey[], issue: string): ResponseVa
  * ```
  */
 export class Webhooks {
+  readonly #clock: Clock | undefined;
+  readonly #logger: Logger | undefined;
+
+  /** @internal The client builds it, with its clock and logger. */
+  constructor(options: { clock?: Clock | undefined; logger?: Logger | undefined } = {}) {
+    this.#clock = options.clock;
+    this.#logger = options.logger;
+  }
+
   /**
-   * Verifies a webhook and returns its typed event. In order: the `X-Service-Signature` over the
-   * raw body (HMAC-SHA256, constant time, timestamp within the tolerance, by
-   * `@followup/webhooks/web`); then the body against the event schema; then the unsigned
-   * `X-Service-Event` and `X-Service-Delivery` headers, which must agree with the signed body's
-   * `event` and `id` when present.
+   * Verifies a webhook and returns its typed event. In order: the signature over the raw body
+   * (HMAC-SHA256, constant time, timestamp within the tolerance, by `@followup/webhooks/web`):
+   * `X-Service-Signature` when the request carries it, else the Standard Webhooks headers
+   * (`webhook-id`, `webhook-timestamp`, `webhook-signature`, keyed with the bytes after `whsec_`);
+   * then the body against the event schema; then the unsigned `X-Service-Event` and
+   * `X-Service-Delivery` headers (and the signed `webhook-id`), which must agree with the signed
+   * body's `event` and `id` when present.
    *
    * It is asynchronous because it runs on Web Crypto, so that the SDK imports no `node:` module
    * and works unchanged on Node, Bun, Deno, Cloudflare Workers and browsers.
@@ -87,45 +175,51 @@ export class Webhooks {
     headers: HeadersLike,
     options: string | UnwrapOptions,
   ): Promise<WebhookEvent> {
-    const verifyOptions: VerifyOptions =
-      typeof options === 'string' ? { secret: options } : options;
-    await verifySignature(rawBody, headers, verifyOptions);
+    return verifyWebhook(
+      rawBody,
+      headers,
+      typeof options === 'string' ? { secret: options } : options,
+    );
+  }
 
-    let json: unknown;
-    try {
-      json = JSON.parse(bodyText(rawBody));
-    } catch {
-      throw refuse('The webhook body is not JSON.', [], 'The body is not valid UTF-8 JSON.');
-    }
-    const kind = (json as { event?: unknown } | null)?.event;
-    const parsed = webhookEventSchema.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        path: issue.path,
-        message: issue.message,
-      }));
-      throw new ResponseValidationError({
-        message: `The webhook body does not match the ${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 100)) : 'webhook'} event schema.`,
-        issues,
-      });
-    }
-    const event = parsed.data;
-    const eventHeader = readHeader(headers, 'x-service-event');
-    if (eventHeader !== undefined && eventHeader !== String(event.event)) {
-      throw refuse(
-        'The X-Service-Event header disagrees with the signed body; the request is refused.',
-        ['headers', 'X-Service-Event'],
-        'differs from the body event',
-      );
-    }
-    const deliveryHeader = readHeader(headers, 'x-service-delivery');
-    if (deliveryHeader !== undefined && deliveryHeader !== event.id) {
-      throw refuse(
-        'The X-Service-Delivery header disagrees with the signed body; the request is refused.',
-        ['headers', 'X-Service-Delivery'],
-        'differs from the body id',
-      );
-    }
-    return event;
+  /**
+   * A ready webhook endpoint: one call gives a Web handler (`(request: Request) =>
+   * Promise<Response>`, also at `.fetch`) and a Node handler at `.node` (`(req, res)`, for
+   * `node:http` and Express). For each POST it reads the raw body (at most `maxBodyBytes`),
+   * verifies it as {@link Webhooks.unwrap} does, claims the delivery id in the `store` (a
+   * delivery seen before is acknowledged and not handled again), and awaits the handler of the
+   * event's kind in `on` (or `on['*']`, which receives every event with no handler of its own,
+   * kinds this SDK version does not know included).
+   *
+   * Answers: 204 once handled (or when no handler wants the event, or for a duplicate); 401 when
+   * the signature does not verify and 400 when the verified body is not an event (both with a
+   * fixed body that tells nothing more); 405 to anything but POST; 413 past `maxBodyBytes`; 500
+   * when a handler throws (the claim is released, so the server's retry is handled again, and
+   * `onError` is told). Never 410, which would disable the endpoint. Keep handlers short (the
+   * server gives an attempt 15 s by default) and queue long work.
+   *
+   * @example
+   * ```ts
+   * const webhooks = client.webhooks.handler({
+   *   secret: process.env.FOLLOWUP_WEBHOOK_SECRET!,
+   *   on: {
+   *     'contact.created': async (event) => welcome(event.data.firstName),
+   *     'deal.updated': async (event) => {
+   *       if (event.previousAttributes.stage !== undefined) await notifyStage(event.data);
+   *     },
+   *     '*': (event) => console.log('not handled:', String(event.event)),
+   *   },
+   * });
+   * export const POST = webhooks;                     // Next.js route handler, Hono: webhooks(c.req.raw)
+   * http.createServer(webhooks.node).listen(8080);    // node:http
+   * app.post('/webhooks/followup', webhooks.node);     // Express (before any body parser)
+   * ```
+   */
+  handler(options: WebhookHandlerOptions): WebhookHandler {
+    return createWebhookHandler(options, {
+      verify: verifyWebhook,
+      ...(this.#clock ? { clock: this.#clock } : {}),
+      ...(this.#logger ? { logger: this.#logger } : {}),
+    });
   }
 }
