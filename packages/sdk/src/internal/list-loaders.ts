@@ -33,6 +33,24 @@ function withResume(error: unknown, resume: ResumeFrom): unknown {
   return error;
 }
 
+/** The error that stops a walk whose page handed back a cursor the walk already followed. */
+function repeatedCursorError(
+  http: HttpClient,
+  path: string,
+  query: Readonly<Record<string, QueryValue>>,
+  response: Response,
+): ResponseValidationError {
+  const url = http.url(path, query);
+  return new ResponseValidationError({
+    message: `GET ${url} returned a nextCursor that this walk already followed; stopping instead of looping.`,
+    issues: [{ path: ['nextCursor'], message: 'repeats an earlier cursor of the same walk' }],
+    status: response.status,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    method: 'GET',
+    url,
+  });
+}
+
 /** What an offset list needs to load its pages. */
 export interface OffsetListSpec<Body> {
   readonly http: HttpClient;
@@ -76,10 +94,11 @@ export function cursorLoader<Item, Body>(
       if (params.cursor !== undefined && !askedAt.has(params.cursor)) {
         askedAt.set(params.cursor, depth);
       }
+      const query = { limit: params.limit, cursor: params.cursor };
       const { data, response } = await spec.http.request({
         method: 'GET',
         path: spec.path,
-        query: { limit: params.limit, cursor: params.cursor },
+        query,
         schema: spec.schema,
         options: spec.options,
       });
@@ -88,15 +107,7 @@ export function cursorLoader<Item, Body>(
         typeof body?.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : null;
       const seenAt = nextCursor === null ? undefined : askedAt.get(nextCursor);
       if (seenAt !== undefined && seenAt <= depth) {
-        const url = spec.http.url(spec.path, { limit: params.limit, cursor: params.cursor });
-        throw new ResponseValidationError({
-          message: `GET ${url} returned a nextCursor that this walk already followed; stopping instead of looping.`,
-          issues: [{ path: ['nextCursor'], message: 'repeats an earlier cursor of the same walk' }],
-          status: response.status,
-          requestId: response.headers.get('x-request-id') ?? undefined,
-          method: 'GET',
-          url,
-        });
+        throw repeatedCursorError(spec.http, spec.path, query, response);
       }
       return new CursorPage<Item>({
         items: itemsOf<Item>(data, spec.key),
@@ -152,15 +163,7 @@ export function keysetLoader<Item, Body>(
       const nextCursor =
         typeof raw === 'string' && raw !== '' ? raw : raw === undefined ? undefined : null;
       if (typeof nextCursor === 'string' && followed.has(nextCursor)) {
-        const url = spec.http.url(spec.path, query);
-        throw new ResponseValidationError({
-          message: `GET ${url} returned a nextCursor that this walk already followed; stopping instead of looping.`,
-          issues: [{ path: ['nextCursor'], message: 'repeats an earlier cursor of the same walk' }],
-          status: response.status,
-          requestId: response.headers.get('x-request-id') ?? undefined,
-          method: 'GET',
-          url,
-        });
+        throw repeatedCursorError(spec.http, spec.path, query, response);
       }
       return new KeysetPage<Item>({
         items: itemsOf<Item>(data, spec.key),
