@@ -14,7 +14,7 @@ export const eventKindDescriptions: Readonly<Record<WebhookEventKind, string>> =
   'deal.deleted': 'A deal was deleted; data is the deal as it was.',
   'message.received': 'The inbox webhook stored a message; data is the message.',
   'ehr.receipt.recorded':
-    "An EHR vendor's webhook was received and its receipt recorded; data is the receipt's id, vendor, verdict and time, never the body.",
+    "An EHR vendor's webhook whose signature verified was received and its receipt recorded; data is the receipt's id, vendor, verdict and time, never the body.",
 };
 
 /**

@@ -217,6 +217,63 @@ describe('POST /api/ehr/webhooks/:ehr', () => {
     expect(logs).not.toContain(hex(secrets.athenahealth, awkwardBody));
   });
 
+  it('stores a handler error message on one line, bounded, whatever was thrown', async () => {
+    const thrown: unknown[] = [
+      new Error(`bad\u0000byte\r\nnext line \uD800${'x'.repeat(5000)}`),
+      Object.create(null),
+    ];
+    handlerBehaviour = async () => {
+      throw thrown.shift();
+    };
+    for (const body of ['{"n":1}', '{"n":2}']) {
+      const response = await post('athenahealth', body, {
+        'x-hub-signature': `sha256=${hex(secrets.athenahealth, body)}`,
+      });
+      expect(response.statusCode).toBe(202);
+    }
+    const stored = await receiptsOnceHandled();
+    expect(stored.map((receipt) => receipt.handler_error?.slice(0, 40))).toEqual([
+      'bad byte  next line \uFFFDxxxxxxxxxxxxxxxxxxx',
+      'The handler failed without a readable me',
+    ]);
+    expect(stored[0]?.handler_error).toHaveLength(1000);
+  });
+
+  it('announces ehr.receipt.recorded only for a new delivery whose signature verified', async () => {
+    handlerBehaviour = async () => {};
+    const signed = { 'x-hub-signature': `sha256=${hex(secrets.athenahealth, awkwardBody)}` };
+    const refused = [
+      await post('athenahealth', awkwardBody, {
+        'x-hub-signature': `sha256=${hex('wrong-secret', awkwardBody)}`,
+      }),
+      await post('athenahealth', awkwardBody, {}),
+      await post('epic', '{}', {}),
+      await post('nobody', '{}', {}),
+    ];
+    expect(refused.map((response) => response.statusCode)).toEqual([401, 401, 501, 404]);
+    const valid = await post('athenahealth', awkwardBody, signed);
+    const replay = await post('athenahealth', awkwardBody, signed);
+    expect([valid.statusCode, replay.statusCode]).toEqual([202, 202]);
+    await receiptsOnceHandled();
+    const { rows } = await server().database.query<{ event: string; data: { id: string } }>(
+      'SELECT event, data FROM outbox_events ORDER BY created_at, id',
+    );
+    expect(rows).toEqual([
+      {
+        event: 'ehr.receipt.recorded',
+        data: expect.objectContaining({ id: valid.json().receiptId, verdict: 'valid' }),
+      },
+    ]);
+    expect((await receipts()).map((receipt) => receipt.verdict)).toEqual([
+      'invalid_signature',
+      'invalid_signature',
+      'vendor_not_supported',
+      'unknown_vendor',
+      'valid',
+      'replayed',
+    ]);
+  });
+
   it('answers before the handler finishes', async () => {
     handled = [];
     let release: () => void = () => {};

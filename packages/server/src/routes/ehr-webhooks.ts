@@ -14,6 +14,7 @@ import type { IdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
 import { problemResponses, problemSchema } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
+import { handlerErrorMessage } from '../receipts/handler-error-message.js';
 import { redactHeaders } from '../secret-headers.js';
 import type { Database } from '../storage/database.js';
 
@@ -108,7 +109,7 @@ export function ehrWebhookRoutes(options: {
   handlers: Readonly<Record<string, EhrWebhookHandler>>;
   /** Header names whose values are stored as `[redacted]` (see `secretHeaderNames`). */
   secretHeaders: readonly string[];
-  /** Told after a receipt committed its `ehr.receipt.recorded` event. */
+  /** Told after a verified delivery's receipt committed its `ehr.receipt.recorded` event. */
   onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
   const { database, clock, newId, profiles, secrets, handlers } = options;
@@ -117,8 +118,8 @@ export function ehrWebhookRoutes(options: {
   /**
    * Stores a receipt: for an unknown or unsupported vendor only its size and digest (no body,
    * no headers: anyone can send those, and they prove nothing); for a bad signature at most
-   * {@link MAX_REJECTED_BODY_BYTES} of the body; a valid one whole. Secret-bearing headers are
-   * stored as `[redacted]`.
+   * {@link MAX_REJECTED_BODY_BYTES} of the body; a replay none. Secret-bearing headers are
+   * stored as `[redacted]`. These receipts announce no `ehr.receipt.recorded` event.
    */
   async function recordReceipt(
     request: FastifyRequest,
@@ -134,38 +135,24 @@ export function ehrWebhookRoutes(options: {
           ? rawBody.subarray(0, MAX_REJECTED_BODY_BYTES)
           : rawBody;
     const headers = anonymous ? {} : redactHeaders(request.headers, secretHeaders);
-    const receivedAt = new Date(clock.now());
-    // A receipt for a vendor key nobody configured announces nothing: anyone can make those.
-    const announced = verdict !== 'unknown_vendor';
-    await database.transaction(async (transaction) => {
-      await transaction.query(
-        `INSERT INTO ehr_receipts
-         (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at, replay_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          id,
-          vendor,
-          verdict,
-          kept,
-          rawBody.length,
-          createHash('sha256').update(rawBody).digest(),
-          JSON.stringify(headers),
-          receivedAt,
-          receipt.replayOf ?? null,
-        ],
-      );
-      if (announced) {
-        await recordOutboxEvent(
-          transaction,
-          {
-            event: 'ehr.receipt.recorded',
-            data: { id, vendor, verdict, receivedAt: receivedAt.toISOString() },
-          },
-          { clock, newId },
-        );
-      }
-    });
-    if (announced) options.onOutboxEvent?.();
+    // No event: only a delivery whose signature verified announces itself (recordVerified),
+    // or anyone could make the server send webhooks to its subscribers.
+    await database.query(
+      `INSERT INTO ehr_receipts
+       (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at, replay_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        id,
+        vendor,
+        verdict,
+        kept,
+        rawBody.length,
+        createHash('sha256').update(rawBody).digest(),
+        JSON.stringify(headers),
+        new Date(clock.now()),
+        receipt.replayOf ?? null,
+      ],
+    );
     return id;
   }
 
@@ -259,7 +246,6 @@ export function ehrWebhookRoutes(options: {
           new Date(clock.now()),
         ]);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
         request.log.error(
           { receiptId: event.receiptId, vendor: event.vendor, errorName: (error as Error)?.name },
           'EHR webhook handler failed',
@@ -267,7 +253,7 @@ export function ehrWebhookRoutes(options: {
         await database
           .query('UPDATE ehr_receipts SET handler_error = $2 WHERE id = $1', [
             event.receiptId,
-            message.slice(0, 1000),
+            handlerErrorMessage(error),
           ])
           .catch(() => {});
       }
@@ -277,7 +263,10 @@ export function ehrWebhookRoutes(options: {
     app.addHook('onResponse', async (request) => {
       const pending = request.ehrPending;
       if (!pending) return;
-      const run = runHandler(request, pending).finally(() => running.delete(run));
+      // runHandler records every failure itself; nothing it does may reject unobserved.
+      const run = runHandler(request, pending)
+        .catch(() => {})
+        .finally(() => running.delete(run));
       running.add(run);
     });
     app.addHook('onClose', async () => {
