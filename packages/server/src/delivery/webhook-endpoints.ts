@@ -232,6 +232,16 @@ export function createEndpointStore(options: {
       return rows.map((row) => toInfo(row, clock.now()));
     },
 
+    /** One endpoint, or `undefined` when no endpoint has this id; never a secret. */
+    async get(id: string): Promise<WebhookEndpointInfo | undefined> {
+      const { rows } = await database.query<EndpointRow>(
+        `SELECT ${infoColumns} FROM webhook_endpoints WHERE id = $1`,
+        [id],
+      );
+      const row = rows[0];
+      return row ? toInfo(row, clock.now()) : undefined;
+    },
+
     /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */
     disable(id: string, actor: AuditActor = operator): Promise<WebhookEndpointInfo> {
       return setState(id, 'disabled', actor);

@@ -63,6 +63,13 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; margin: 0; }
 label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
 caption { text-align: left; }
+.badge { display: inline-block; padding: 0 .45rem; border-radius: 4px; border: 1px solid;
+  font-size: .875rem; font-weight: 600; white-space: nowrap; }
+.badge.ok { color: #116329; border-color: #116329; background: #eefbf1; }
+.badge.warning { color: #5c3c00; border-color: #8a5a00; background: #fff8e5; }
+.badge.danger { color: var(--danger); border-color: var(--danger); background: #fff5f5; }
+.badge.off { color: var(--muted); border-color: var(--muted); background: var(--soft); }
+.actions { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

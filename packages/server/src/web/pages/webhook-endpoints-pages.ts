@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendTestEvent } from '../../delivery/test-event.js';
 import {
   createEndpointStore,
@@ -7,6 +7,7 @@ import {
 } from '../../delivery/webhook-endpoints.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
+import { type EndpointStatus, endpointStatus } from './endpoint-status.js';
 import type { WebPage } from './index.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
@@ -28,53 +29,97 @@ interface SecretFlash {
   previousSecretUntil: string | null;
 }
 
-const listTemplate = defineTemplate<{
-  endpoints: WebhookEndpointInfo[];
-  secret: SecretFlash | undefined;
-  csrfToken: string;
-  paging: Paging;
-  when: (iso: string | null | undefined) => string;
-}>(`
-<h1>Webhook endpoints</h1>
-<p>URLs that receive signed webhooks when contacts and deals change.</p>
-<form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
-<% if (it.secret) { %>
+// The one-time secret after Add endpoint or Rotate secret (data: `it.secret`).
+const secretPartial = `<% if (it.secret) { %>
 <section class="notice warning" aria-labelledby="secret-heading">
 <h2 id="secret-heading"><%= it.secret.rotated ? 'New signing secret' : 'Signing secret' %> of <%= it.secret.endpointId %></h2>
 <p><strong>Copy it now: this is the only time it is shown.</strong> Give it to the receiver, which verifies every delivery with it.<% if (it.secret.previousSecretUntil) { %> The previous secret signs too until <%= it.when(it.secret.previousSecretUntil) %>.<% } %></p>
 <p class="secret" id="signing-secret"><%= it.secret.secret %></p>
 <button type="button" class="secondary" data-copy="signing-secret" data-js-only>Copy secret</button>
 </section>
-<% } %>
-${listTable({
-  rows: 'endpoints',
-  row: 'endpoint',
-  columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
-  cells: `<td><span class="url"><%= endpoint.url %></span><br><code class="muted"><%= endpoint.id %></code></td>
-<td><%= endpoint.events.join(', ') %></td>
-<td><%= endpoint.state %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
-<td><%= it.when(endpoint.createdAt) %></td>
-<td>
-<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
+<% } %>`;
+
+// What can be done to an endpoint (data: `it.csrfToken`, `endpoint`, and `it.back`: where the
+// forms come back to, `list` or `detail`).
+const actionsPartial = `<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
 ${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
 <button type="submit" class="secondary" aria-label="Rotate secret of <%= endpoint.id %>">Rotate secret</button>
 </form>
 <form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/<%= endpoint.state === 'active' ? 'disable' : 'enable' %>" class="inline">
 ${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
 <button type="submit" class="secondary" aria-label="<%= endpoint.state === 'active' ? 'Disable' : 'Enable' %> <%= endpoint.id %>"><%= endpoint.state === 'active' ? 'Disable' : 'Enable' %></button>
 </form>
 <% if (endpoint.state === 'active') { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/test" class="inline">
 ${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
 <button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
 </form><% } %>
 <form method="get" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/remove" class="inline">
 <button type="submit" class="secondary" aria-label="Remove <%= endpoint.id %>">Remove</button>
 </form>
 <a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
-</td>`,
+`;
+
+// The badge of an endpoint's state (data: `status`, an EndpointStatus).
+const statusPartial = `<span class="badge <%= status.tone %>"><%= status.label %></span>`;
+
+const listTemplate = defineTemplate<{
+  endpoints: WebhookEndpointInfo[];
+  secret: SecretFlash | undefined;
+  csrfToken: string;
+  back: 'list';
+  statusOf: typeof endpointStatus;
+  paging: Paging;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Webhook endpoints</h1>
+<p>URLs that receive signed webhooks when contacts and deals change.</p>
+<form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
+${secretPartial}
+${listTable({
+  rows: 'endpoints',
+  row: 'endpoint',
+  columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
+  cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
+<td><%= endpoint.events.join(', ') %></td>
+<td><% const status = it.statusOf(endpoint); %>${statusPartial}<% if (status.summary) { %><br><span class="muted"><%= status.summary %></span><% } %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
+<td><%= it.when(endpoint.createdAt) %></td>
+<td>
+${actionsPartial}</td>`,
   empty: 'No endpoints yet. Add one to receive a webhook for each new contact.',
 })}
 ${pagingPartial}
+`);
+
+const detailTemplate = defineTemplate<{
+  endpoint: WebhookEndpointInfo;
+  status: EndpointStatus;
+  secret: SecretFlash | undefined;
+  csrfToken: string;
+  back: 'detail';
+  when: (iso: string | null | undefined) => string;
+}>(`
+<p><a href="/webhook-endpoints">Webhook endpoints</a></p>
+<h1>Endpoint <%= it.endpoint.id %></h1>
+${secretPartial}
+<% const status = it.status; %>
+<% if (status.detail && status.tone !== 'ok') { %><p class="notice <%= status.tone === 'danger' ? 'error' : 'warning' %>"><strong><%= status.label %>.</strong> <%= status.detail %></p><% } %>
+<dl class="facts">
+<dt>URL</dt><dd><span class="url"><%= it.endpoint.url %></span></dd>
+<dt>State</dt><dd>${statusPartial}</dd>
+<dt>Failing since</dt><dd><%= it.when(it.endpoint.failingSince) %></dd>
+<dt>Events</dt><dd><%= it.endpoint.events.join(', ') %></dd>
+<dt>Previous secret signs until</dt><dd><%= it.when(it.endpoint.previousSecretUntil) %></dd>
+<dt>Created</dt><dd><%= it.when(it.endpoint.createdAt) %></dd>
+<dt>Updated</dt><dd><%= it.when(it.endpoint.updatedAt) %></dd>
+</dl>
+<h2>Actions</h2>
+<% const endpoint = it.endpoint; %>
+<div class="actions">
+${actionsPartial}
+</div>
 `);
 
 const removeTemplate = defineTemplate<{ endpoint: WebhookEndpointInfo; csrfToken: string }>(`
@@ -107,6 +152,14 @@ ${csrfPartial}
 <p><a href="/webhook-endpoints">Back to webhook endpoints</a></p>
 `);
 
+// Where an action's form sends the browser back to: the endpoint's page when it came from there
+// (field `back`), otherwise the list.
+function backTo(request: FastifyRequest<{ Params: { id: string } }>): string {
+  return textField(request.body, 'back', 10) === 'detail'
+    ? `/webhook-endpoints/${encodeURIComponent(request.params.id)}`
+    : '/webhook-endpoints';
+}
+
 function eventsField(body: unknown): string[] | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const value = (body as Record<string, unknown>).events;
@@ -136,6 +189,8 @@ export const webhookEndpointsPages: WebPage =
           endpoints: shown,
           secret: flash?.kind === 'signing-secret' ? (flash as unknown as SecretFlash) : undefined,
           csrfToken: pageContext(request).csrfToken,
+          back: 'list',
+          statusOf: endpointStatus,
           paging: page.paging(shown.length),
           when,
         }),
@@ -151,6 +206,26 @@ export const webhookEndpointsPages: WebPage =
         }),
       }),
     );
+
+    app.get<{ Params: { id: string } }>('/webhook-endpoints/:id', guard, async (request, reply) => {
+      const endpoint = await endpoints.get(request.params.id);
+      if (!endpoint) return sendNotFoundPage(request, reply, '/webhook-endpoints');
+      const flash = await recallFlash(request, reply, { database, clock });
+      return sendPage(request, reply, {
+        title: `Endpoint ${endpoint.id}`,
+        body: detailTemplate.render({
+          endpoint,
+          status: endpointStatus(endpoint),
+          secret:
+            flash?.kind === 'signing-secret' && flash.endpointId === endpoint.id
+              ? (flash as unknown as SecretFlash)
+              : undefined,
+          csrfToken: pageContext(request).csrfToken,
+          back: 'detail',
+          when,
+        }),
+      });
+    });
 
     app.post('/webhook-endpoints', guard, async (request, reply) =>
       withPageErrors(request, reply, '/webhook-endpoints/new', async () => {
@@ -200,7 +275,7 @@ export const webhookEndpointsPages: WebPage =
               previousSecretUntil: endpoint.previousSecretUntil,
             },
           );
-          return reply.redirect('/webhook-endpoints', 303);
+          return reply.redirect(backTo(request), 303);
         }),
     );
 
@@ -223,7 +298,7 @@ export const webhookEndpointsPages: WebPage =
       '/webhook-endpoints/:id/remove',
       guard,
       async (request, reply) => {
-        const endpoint = (await endpoints.list()).find((item) => item.id === request.params.id);
+        const endpoint = await endpoints.get(request.params.id);
         if (!endpoint) return sendNotFoundPage(request, reply, '/webhook-endpoints');
         return sendPage(request, reply, {
           title: 'Remove endpoint',
@@ -247,9 +322,9 @@ export const webhookEndpointsPages: WebPage =
         `/webhook-endpoints/:id/${action}`,
         guard,
         async (request, reply) =>
-          withPageErrors(request, reply, '/webhook-endpoints', async () => {
+          withPageErrors(request, reply, backTo(request), async () => {
             await endpoints[action](request.params.id, actorOf(request));
-            return reply.redirect('/webhook-endpoints', 303);
+            return reply.redirect(backTo(request), 303);
           }),
       );
     }

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { consoleBrowser } from '../../../test/support/console.js';
+import { useTestServer } from '../../../test/support/server.js';
+import { createDeliveryWorker } from '../../delivery/delivery-worker.js';
+import { createIdGenerator } from '../../ids.js';
+import { recordOutboxEvent } from '../../outbox/outbox.js';
+
+describe('Webhook endpoints pages: the state the server put an endpoint in', () => {
+  const server = useTestServer();
+  const subscribers: Server[] = [];
+  afterEach(async () => {
+    for (const subscriber of subscribers.splice(0)) {
+      subscriber.closeAllConnections();
+      await new Promise((resolve) => subscriber.close(resolve));
+    }
+  });
+
+  // A receiver on loopback that answers every delivery with the status of the moment.
+  async function receiver(answer: { status: number }) {
+    const subscriber = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(answer.status).end());
+    });
+    subscribers.push(subscriber);
+    subscriber.listen(0, '127.0.0.1');
+    await once(subscriber, 'listening');
+    return `http://127.0.0.1:${(subscriber.address() as AddressInfo).port}/hooks`;
+  }
+
+  it('shows a failing endpoint, then one the server disabled on 410 Gone, in words, and enables it again from its page', async () => {
+    const { database, clock } = server();
+    const newId = createIdGenerator({ now: () => clock.now() });
+    const worker = createDeliveryWorker({
+      database,
+      clock,
+      newId,
+      allowPrivate: true,
+      retryDelays: [60, 60, 60],
+      random: () => 0.5,
+    });
+    const answer = { status: 503 };
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    await browser.post('/webhook-endpoints', { url: await receiver(answer) });
+    const id = /href="\/webhook-endpoints\/(we_[0-9A-Z]{26})"/.exec(
+      (await browser.get('/webhook-endpoints')).body,
+    )?.[1] as string;
+    expect(id).toBeDefined();
+    const detail = await browser.get(`/webhook-endpoints/${id}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('<span class="badge ok">Active</span>');
+
+    const contactCreated = () =>
+      recordOutboxEvent(
+        database,
+        { event: 'contact.created', data: { id: newId('con'), firstName: 'A', lastName: 'B' } },
+        { clock, newId },
+      );
+    await contactCreated();
+    await worker.runDue();
+    const since = 'failing since 2026-03-01 09:00:00 UTC';
+    const failing = await browser.get('/webhook-endpoints');
+    expect(failing.body).toContain('<span class="badge warning">Failing</span>');
+    expect(failing.body).toContain(since);
+    expect((await browser.get(`/webhook-endpoints/${id}`)).body).toContain(
+      'Every attempt has failed since 2026-03-01 09:00:00 UTC.',
+    );
+
+    answer.status = 410;
+    clock.advance(60_000);
+    await worker.runDue();
+    await worker.close();
+    const gone = await browser.get('/webhook-endpoints');
+    expect(gone.body).toContain('<span class="badge danger">Disabled by the server</span>');
+    expect(gone.body).toContain('answered 410 Gone');
+    expect(gone.body).toContain(`aria-label="Enable ${id}"`);
+    const page = await browser.get(`/webhook-endpoints/${id}`);
+    expect(page.body).toContain('It answered 410 Gone.');
+    expect(page.body).toMatch(/<dt>Failing since<\/dt><dd>2026-03-01 09:00:00 UTC<\/dd>/);
+
+    const enabled = await browser.post(`/webhook-endpoints/${id}/enable`, { back: 'detail' });
+    expect(enabled.statusCode).toBe(303);
+    expect(enabled.headers.location).toBe(`/webhook-endpoints/${id}`);
+    const again = await browser.get(`/webhook-endpoints/${id}`);
+    expect(again.body).toContain('<span class="badge ok">Active</span>');
+    expect(again.body).toMatch(/<dt>Failing since<\/dt><dd>—<\/dd>/);
+
+    // Disabled by a person: no server reason; the form from the list comes back to the list.
+    const disabled = await browser.post(`/webhook-endpoints/${id}/disable`, { back: 'list' });
+    expect(disabled.headers.location).toBe('/webhook-endpoints');
+    expect((await browser.get(`/webhook-endpoints/${id}`)).body).toContain(
+      '<span class="badge off">Disabled</span>',
+    );
+  });
+
+  it('answers 404 for an endpoint nobody has, and 403 to a role without users.manage', async () => {
+    const admin = await consoleBrowser(server(), 'ADMIN');
+    expect((await admin.get('/webhook-endpoints/we_missing')).statusCode).toBe(404);
+    const manager = await consoleBrowser(server(), 'MANAGER');
+    expect((await manager.get('/webhook-endpoints/we_missing')).statusCode).toBe(403);
+  });
+});
