@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { secretHeaderNames } from '../secret-headers.js';
 import { parseToken } from '../tokens/token-format.js';
+import { loggableClient, MAX_LOGGED_CLIENT_LENGTH } from './logging.js';
 
 describe('logs', () => {
   const server = useTestServer({
@@ -100,5 +102,51 @@ describe('logs', () => {
         'x-metriport-signature',
       ]),
     );
+  });
+
+  it("logs the caller's X-FollowUp-Client as a field of its own, bounded and printable", async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const sent = [
+      '@followup/sdk/0.1.0 node/24.1.0',
+      `@followup/sdk/0.1.0 \u001b[31mred\u001b[0m ${'x'.repeat(5000)}`,
+      undefined,
+    ];
+    for (const client of sent) {
+      const response = await server().app.inject({
+        method: 'GET',
+        url: '/api/contacts?limit=1',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(client === undefined ? {} : { 'x-followup-client': client }),
+        },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const completed = server()
+      .logs.map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'request completed' && line.req.url === '/api/contacts')
+      .slice(-3);
+    expect(completed.map((line) => line.client)).toEqual([
+      '@followup/sdk/0.1.0 node/24.1.0',
+      // 33 characters, then x up to the bound; each ESC (U+001B) became '?'.
+      `@followup/sdk/0.1.0 ?[31mred?[0m ${'x'.repeat(MAX_LOGGED_CLIENT_LENGTH - 33)}`,
+      undefined,
+    ]);
+  });
+
+  it('loggableClient keeps at most 200 printable ASCII characters of any value', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 600 }), (value) => {
+        const logged = loggableClient(value);
+        if (value === '') return logged === undefined;
+        return (
+          logged !== undefined &&
+          logged.length === Math.min(value.length, MAX_LOGGED_CLIENT_LENGTH) &&
+          /^[\x20-\x7e]*$/.test(logged)
+        );
+      }),
+    );
+    expect(loggableClient(['a', 'b'])).toBe('a, b');
+    expect(loggableClient(undefined)).toBeUndefined();
   });
 });

@@ -95,16 +95,40 @@ export function loggableError(error: unknown): unknown {
   return safe;
 }
 
+/** The most characters of `X-FollowUp-Client` the request log line's `client` field keeps. */
+export const MAX_LOGGED_CLIENT_LENGTH = 200;
+
+const UNPRINTABLE = /[^\x20-\x7e]/g;
+
+/**
+ * @internal The `client` field of the request log line: the `X-FollowUp-Client` header that the
+ * SDK sends (`@followup/sdk/<version> <runtime>/<version>`), cut to
+ * {@link MAX_LOGGED_CLIENT_LENGTH} characters, with anything but printable ASCII (control
+ * characters, escape sequences, non-ASCII bytes) replaced by `?`, so that any caller's value is
+ * safe to show in a terminal and to group by. `undefined` when absent or empty.
+ */
+export function loggableClient(value: string | string[] | undefined): string | undefined {
+  // Node joins a repeated header with ", "; an array only comes from a set-cookie-like header.
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  if (text === undefined || text === '') return undefined;
+  return text.slice(0, MAX_LOGGED_CLIENT_LENGTH).replace(UNPRINTABLE, '?');
+}
+
 /**
  * @internal One log line per request at `info`, written when it was answered: the request
  * (method, path, headers with credentials redacted, remote address), its status, how long it
- * took (ms) and its id, in place of Fastify's two (one on arrival, one on completion).
+ * took (ms) and its id, and, when the caller sent `X-FollowUp-Client`, which SDK and runtime it
+ * is as `client` (see {@link loggableClient}), in place of Fastify's two lines (one on arrival,
+ * one on completion).
  */
 export function installRequestLogging(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     // Below info, pino returns at once: no serializer runs.
+    const client = loggableClient(request.headers['x-followup-client']);
     request.log.info(
-      { req: request, res: reply, responseTime: reply.elapsedTime },
+      client === undefined
+        ? { req: request, res: reply, responseTime: reply.elapsedTime }
+        : { req: request, res: reply, responseTime: reply.elapsedTime, client },
       'request completed',
     );
     done();
