@@ -7,6 +7,10 @@ Web Crypto entry over this file) check the code against a second implementation.
 vectors (RFC 4231, the Standard Webhooks / Svix signing test) are asserted against their
 published digests before they are written.
 
+The "standard" vectors are Standard Webhooks requests (webhook-id, webhook-timestamp,
+webhook-signature), including the published test, the key bytes of a "whsec_" secret and of a
+secret without that prefix, and the ways a request goes wrong.
+
 Run: python3 scripts/make-vectors.py  (from packages/webhooks)
 """
 import base64
@@ -182,6 +186,122 @@ vendor_out = [
      "expect": {"ok": False, "code": "missing_header"}},
 ]
 
+# Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature ("v1,<base64>", several
+# separated by spaces), HMAC-SHA256 keyed by the bytes the secret's base64 decodes to (after
+# "whsec_" when it has that prefix; standard or URL-safe alphabet), over "<id>.<timestamp>.<body>".
+def sw_sign(key: bytes, msg_id: str, t: int, payload: bytes) -> str:
+    mac = hmac.new(key, f"{msg_id}.{t}.".encode() + payload, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(mac).decode()
+
+
+def sw_headers(msg_id, t, signature):
+    headers = {}
+    if msg_id is not None:
+        headers["webhook-id"] = msg_id
+    if t is not None:
+        headers["webhook-timestamp"] = str(t)
+    if signature is not None:
+        headers["webhook-signature"] = signature
+    return headers
+
+
+SW_PUBLISHED_SECRET = b"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+SW_PUBLISHED_ID = "msg_p5jXN8AQM9LWM0D4loKWxJek"
+SW_PUBLISHED_T = 1614265330
+SW_PUBLISHED_BODY = b'{"test": 2432232314}'
+SW_PUBLISHED_SIG = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+assert sw_sign(sw_secret, SW_PUBLISHED_ID, SW_PUBLISHED_T, SW_PUBLISHED_BODY) == SW_PUBLISHED_SIG
+# A FollowUp endpoint secret: "whsec_" + standard base64 of 32 random bytes (these 32 are fixed).
+FU_KEY = bytes((7 * i + 3) % 256 for i in range(32))
+FU_SECRET = b"whsec_" + base64.b64encode(FU_KEY)
+# Key bytes whose base64 has "+" and "/", to tell the two alphabets apart.
+ALPHABET_KEY = bytes([0xfb, 0xff, 0xbf] * 8)
+assert b"+" in base64.b64encode(ALPHABET_KEY) and b"/" in base64.b64encode(ALPHABET_KEY)
+SW_ID = "dlv_01J9Z3"
+sig = sw_sign(FU_KEY, SW_ID, T, BODY)
+other_sig = sw_sign(b"another key of 32 bytes........!", SW_ID, T, BODY)
+
+
+def sw_ok(index=0, t=T, msg_id=SW_ID):
+    return {"ok": True, "secretIndex": index, "timestamp": t, "id": msg_id}
+
+
+standard_vectors = [
+    ("published Standard Webhooks test (whsec_ secret)", SW_PUBLISHED_BODY, [SW_PUBLISHED_SECRET],
+     sw_headers(SW_PUBLISHED_ID, SW_PUBLISHED_T, SW_PUBLISHED_SIG), SW_PUBLISHED_T, None,
+     sw_ok(0, SW_PUBLISHED_T, SW_PUBLISHED_ID)),
+    ("published test, the secret's base64 without whsec_", SW_PUBLISHED_BODY,
+     [SW_PUBLISHED_SECRET[len(b"whsec_"):]],
+     sw_headers(SW_PUBLISHED_ID, SW_PUBLISHED_T, SW_PUBLISHED_SIG), SW_PUBLISHED_T, None,
+     sw_ok(0, SW_PUBLISHED_T, SW_PUBLISHED_ID)),
+    ("FollowUp secret: whsec_ + base64 of 32 bytes", BODY, [FU_SECRET],
+     sw_headers(SW_ID, T, sig), T, None, sw_ok()),
+    ("the key given as its bytes", BODY, [FU_KEY], sw_headers(SW_ID, T, sig), T, None, sw_ok()),
+    ("whsec_ then URL-safe base64, unpadded", BODY,
+     [b"whsec_" + base64.urlsafe_b64encode(ALPHABET_KEY).rstrip(b"=")],
+     sw_headers(SW_ID, T, sw_sign(ALPHABET_KEY, SW_ID, T, BODY)), T, None, sw_ok()),
+    ("whsec_ then standard base64 with + and /", BODY, [b"whsec_" + base64.b64encode(ALPHABET_KEY)],
+     sw_headers(SW_ID, T, sw_sign(ALPHABET_KEY, SW_ID, T, BODY)), T, None, sw_ok()),
+    ("the whole secret string is not the key (the t=,v1= scheme's key)", BODY, [FU_SECRET],
+     sw_headers(SW_ID, T, sw_sign(FU_SECRET, SW_ID, T, BODY)), T, None,
+     {"ok": False, "code": "no_matching_signature"}),
+    ("a secret that is not base64 (not whsec_ either)", BODY, [b"my plain secret!"],
+     sw_headers(SW_ID, T, sig), T, None, {"ok": False, "code": "invalid_secret"}),
+    ("whsec_ with nothing after it", BODY, [b"whsec_"], sw_headers(SW_ID, T, sig), T, None,
+     {"ok": False, "code": "invalid_secret"}),
+    ("several signatures, v1a skipped, the last v1 matches", BODY, [FU_SECRET],
+     sw_headers(SW_ID, T, f"v1a,{base64.b64encode(bytes(64)).decode()} {other_sig} {sig}"), T, None,
+     sw_ok()),
+    ("rotation: the second secret matches", BODY, [b"whsec_" + base64.b64encode(b"n" * 32), FU_SECRET],
+     sw_headers(SW_ID, T, sig), T, None, sw_ok(1)),
+    ("bytes that are not UTF-8", INVALID_UTF8, [FU_SECRET],
+     sw_headers(SW_ID, T, sw_sign(FU_KEY, SW_ID, T, INVALID_UTF8)), T, None, sw_ok()),
+    ("empty body", b"", [FU_SECRET], sw_headers(SW_ID, T, sw_sign(FU_KEY, SW_ID, T, b"")), T, None,
+     sw_ok()),
+    ("300 s old is within the default tolerance", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig),
+     T + 300, None, sw_ok()),
+    ("301 s old", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig), T + 301, None,
+     {"ok": False, "code": "timestamp_too_old"}),
+    ("301 s in the future", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig), T - 301, None,
+     {"ok": False, "code": "timestamp_in_future"}),
+    ("tolerance 0, one second late", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig), T + 1, 0,
+     {"ok": False, "code": "timestamp_too_old"}),
+    ("wrong secret", BODY, [b"whsec_" + base64.b64encode(b"w" * 32)], sw_headers(SW_ID, T, sig), T,
+     None, {"ok": False, "code": "no_matching_signature"}),
+    ("body changed by one byte", BODY.replace(b"Ada", b"Adb"), [FU_SECRET],
+     sw_headers(SW_ID, T, sig), T, None, {"ok": False, "code": "no_matching_signature"}),
+    ("webhook-id changed (it is signed)", BODY, [FU_SECRET], sw_headers("dlv_01J9Z4", T, sig), T,
+     None, {"ok": False, "code": "no_matching_signature"}),
+    ("webhook-timestamp changed (it is signed)", BODY, [FU_SECRET], sw_headers(SW_ID, T + 1, sig),
+     T, None, {"ok": False, "code": "no_matching_signature"}),
+    ("only a v1a signature", BODY, [FU_SECRET],
+     sw_headers(SW_ID, T, f"v1a,{base64.b64encode(bytes(64)).decode()}"), T, None,
+     {"ok": False, "code": "no_matching_signature"}),
+    ("webhook-id missing", BODY, [FU_SECRET], sw_headers(None, T, sig), T, None,
+     {"ok": False, "code": "missing_header"}),
+    ("webhook-timestamp missing", BODY, [FU_SECRET], sw_headers(SW_ID, None, sig), T, None,
+     {"ok": False, "code": "missing_header"}),
+    ("webhook-signature missing", BODY, [FU_SECRET], sw_headers(SW_ID, T, None), T, None,
+     {"ok": False, "code": "missing_header"}),
+    ("webhook-timestamp not whole seconds", BODY, [FU_SECRET], sw_headers(SW_ID, f"{T}.5", sig),
+     T, None, {"ok": False, "code": "malformed_header"}),
+    ("a signature without its version", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig[3:]), T, None,
+     {"ok": False, "code": "malformed_header"}),
+    ("a v1 signature that is not 32 bytes", BODY, [FU_SECRET], sw_headers(SW_ID, T, sig[:-8] + "="),
+     T, None, {"ok": False, "code": "malformed_header"}),
+    ("a v1 signature in hex instead of base64", BODY, [FU_SECRET],
+     sw_headers(SW_ID, T, "v1," + base64.b64decode(sig[3:]).hex()), T, None,
+     {"ok": False, "code": "malformed_header"}),
+]
+
+standard_out = []
+for name, payload, secrets, headers, now, tolerance, expect in standard_vectors:
+    vector = {"name": name, "payload": enc(payload), "secrets": [enc(s) for s in secrets],
+              "headers": headers, "now": now, "expect": expect}
+    if tolerance is not None:
+        vector["tolerance"] = tolerance
+    standard_out.append(vector)
+
 out = {
     "description": "Known-answer vectors for @followup/webhooks. Payloads and secrets are given as "
                    "{utf8} text or {hex} bytes; times are Unix seconds. Computed with Python's hmac "
@@ -190,8 +310,9 @@ out = {
     "sign": sign_vectors,
     "verify": verify_out,
     "vendor": vendor_out,
+    "standard": standard_out,
 }
 path = pathlib.Path(__file__).resolve().parent.parent / "vectors" / "known-answer.json"
 path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 print(f"wrote {path}: {len(hmac_vectors)} hmac, {len(sign_vectors)} sign, "
-      f"{len(verify_out)} verify, {len(vendor_out)} vendor vectors")
+      f"{len(verify_out)} verify, {len(vendor_out)} vendor, {len(standard_out)} standard vectors")

@@ -68,7 +68,12 @@ describe.skipIf(!available)('the /web entry in headless Chromium', () => {
       () =>
         (
           window as unknown as {
-            vectorResult: Promise<{ failures: string[]; counted: number; hasNode: boolean }>;
+            vectorResult: Promise<{
+              failures: string[];
+              counted: number;
+              standard: number;
+              hasNode: boolean;
+            }>;
           }
         ).vectorResult,
     );
@@ -76,5 +81,6 @@ describe.skipIf(!available)('the /web entry in headless Chromium', () => {
     expect(result.hasNode).toBe(false);
     expect(result.failures).toEqual([]);
     expect(result.counted).toBeGreaterThan(50);
+    expect(result.standard).toBeGreaterThanOrEqual(29);
   }, 60_000);
 });

@@ -17,6 +17,9 @@ export interface Entry {
   verifyVendorSignature(
     ...args: Parameters<Node['verifyVendorSignature']>
   ): Promise<ReturnType<Node['verifyVendorSignature']>>;
+  verifyStandardWebhook(
+    ...args: Parameters<Node['verifyStandardWebhook']>
+  ): Promise<ReturnType<Node['verifyStandardWebhook']>>;
 }
 
 // The synchronous entry is wrapped so that a throw becomes a rejection, as in the web entry.
@@ -27,6 +30,7 @@ export const entries: readonly Entry[] = [
     verifySignature: async (...args) => node.verifySignature(...args),
     safeVerifySignature: async (...args) => node.safeVerifySignature(...args),
     verifyVendorSignature: async (...args) => node.verifyVendorSignature(...args),
+    verifyStandardWebhook: async (...args) => node.verifyStandardWebhook(...args),
   },
   {
     name: 'web',
@@ -34,6 +38,7 @@ export const entries: readonly Entry[] = [
     verifySignature: web.verifySignature,
     safeVerifySignature: web.safeVerifySignature,
     verifyVendorSignature: web.verifyVendorSignature,
+    verifyStandardWebhook: web.verifyStandardWebhook,
   },
 ];
 

@@ -28,6 +28,17 @@ interface Vectors {
     now?: number;
     expect: Expect;
   }[];
+  standard: {
+    name: string;
+    payload: Encoded;
+    secrets: Encoded[];
+    headers: Record<string, string>;
+    now: number;
+    tolerance?: number;
+    expect:
+      | (Expect & { ok: false })
+      | { ok: true; secretIndex: number; timestamp: number; id: string };
+  }[];
 }
 
 const vectors: Vectors = JSON.parse(
@@ -124,12 +135,32 @@ describe.each(entries)('known-answer vectors, $name entry', (entry) => {
       await expectOutcome(outcome, vector.expect, form);
     }
   });
+
+  it.each(vectors.standard)('Standard Webhooks: $name', async (vector) => {
+    for (const [form, payload] of payloadForms(vector.payload)) {
+      for (const headers of [vector.headers, new Headers(vector.headers)]) {
+        const outcome = entry.verifyStandardWebhook(payload, headers, {
+          secret: vector.secrets.map(natural),
+          now: vector.now,
+          ...(vector.tolerance === undefined ? {} : { tolerance: vector.tolerance }),
+        });
+        if (vector.expect.ok) {
+          const { secretIndex, timestamp, id } = vector.expect;
+          await expect(outcome, form).resolves.toEqual({ secretIndex, timestamp, id });
+        } else {
+          expect(await codeOf(outcome), form).toBe(vector.expect.code);
+        }
+      }
+    }
+  });
 });
 
 it('has vectors of every kind', () => {
   expect(vectors.hmac.length).toBeGreaterThanOrEqual(7);
   expect(vectors.sign.length).toBeGreaterThanOrEqual(6);
   expect(vectors.verify.length).toBeGreaterThanOrEqual(30);
+  expect(vectors.standard.length).toBeGreaterThanOrEqual(29);
+  expect(vectors.standard.filter((vector) => vector.expect.ok).length).toBeGreaterThanOrEqual(10);
   expect(new Set(vectors.vendor.map((vector) => vector.vendor))).toEqual(
     new Set(['athenahealth', 'akute', 'metriport']),
   );

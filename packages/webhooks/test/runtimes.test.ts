@@ -28,6 +28,7 @@ describe.each(runtimes)('the built package under $name', ({ command, args }) => 
     for (const entry of ['node', 'web']) {
       expect(results[entry].failures, entry).toEqual([]);
       expect(results[entry].counted, entry).toBeGreaterThan(50);
+      expect(results[entry].standard, entry).toBeGreaterThanOrEqual(29);
     }
   }, 90_000);
 });

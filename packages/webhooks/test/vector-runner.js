@@ -80,6 +80,20 @@ export async function runVectors(web, vectors) {
     );
     check(`vendor ${vector.name}`, got, vector.expect);
   }
+  // Standard Webhooks requests: the three headers, the key bytes of the secret's base64.
+  for (const vector of vectors.standard) {
+    const got = await outcome(() =>
+      web.verifyStandardWebhook(bytes(vector.payload), new Headers(vector.headers), {
+        secret: vector.secrets.map(natural),
+        now: vector.now,
+        ...(vector.tolerance === undefined ? {} : { tolerance: vector.tolerance }),
+      }),
+    );
+    check(`standard ${vector.name}`, got, vector.expect);
+    if (vector.expect.ok && got.ok && got.value.id !== vector.expect.id) {
+      failures.push(`standard ${vector.name}: id ${got.value.id}`);
+    }
+  }
   const digestProfile = {
     key: 'kat',
     name: 'kat',
@@ -103,6 +117,11 @@ export async function runVectors(web, vectors) {
   return {
     failures,
     counted:
-      vectors.sign.length + vectors.verify.length + vectors.vendor.length + vectors.hmac.length,
+      vectors.sign.length +
+      vectors.verify.length +
+      vectors.vendor.length +
+      vectors.hmac.length +
+      vectors.standard.length,
+    standard: vectors.standard.length,
   };
 }
