@@ -137,7 +137,6 @@ export {
   updateContactInputSchema,
 } from './schemas/contact.js';
 export {
-  CONTACT_BATCH_MAX,
   type ContactBatchResponse,
   type ContactBatchResult,
   type ContactChange,
@@ -174,18 +173,15 @@ export {
   inboxSendInputSchema,
   inboxSendResultSchema,
 } from './schemas/inbox-message.js';
-export {
-  boundedJson,
-  boundedText,
-  INPUT_LIMITS,
-  isStorableText,
-} from './schemas/input-limits.js';
+export { boundedJson, boundedText, isStorableText } from './schemas/input-limits.js';
 export { type Me, meSchema } from './schemas/me.js';
 export {
   type FieldError,
   fieldErrorSchema,
   type ProblemDetails,
+  type ProblemResponse,
   problemDetailsSchema,
+  problemResponseSchema,
 } from './schemas/problem-details.js';
 export {
   type CreateSequenceInput,
@@ -237,13 +233,43 @@ export {
   messageReceivedEventSchema,
   type UnknownEventKind,
   type UnknownWebhookEvent,
-  WEBHOOK_EVENT_KINDS,
   type WebhookEvent,
-  type WebhookEventKind,
   webhookEnvelopeSchema,
   webhookEventSchema,
   webhookEventSchemas,
 } from './schemas/webhook-event.js';
+// The wire contract: every list the wire carries, written once; the server, its OpenAPI document,
+// its log redaction and the tests import these (see src/wire/README.md).
+export { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from './wire/event-kinds.js';
+export {
+  BODY_LIMIT_BYTES,
+  CONTACT_BATCH_MAX,
+  INPUT_LIMITS,
+  LIST_LIMITS,
+} from './wire/limits.js';
+export {
+  isProblemCode,
+  PROBLEM_CODES,
+  PROBLEM_TYPE_PREFIX,
+  type ProblemCode,
+  type ProblemCodeDefinition,
+  type ProblemScope,
+  problemCodesOf,
+  problemType,
+} from './wire/problem-codes.js';
+export {
+  CSRF_TOKEN_HEADER,
+  INBOX_SECRET_HEADER,
+  SECRET_HEADERS,
+} from './wire/secret-headers.js';
+export {
+  splitToken,
+  TOKEN_PATTERN,
+  TOKEN_PREFIX,
+  TOKEN_SECRET_BYTES,
+  TOKEN_SECRET_LENGTH,
+  type TokenParts,
+} from './wire/token-grammar.js';
 
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,

@@ -3,11 +3,20 @@
 // X-Request-Id, idempotency keys and the inbox secret. Tests can also script the next answers of
 // a route (a status, a hang, a dropped connection) to exercise retries, timeouts and aborts.
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  INBOX_SECRET_HEADER,
+  LIST_LIMITS,
+  PROBLEM_CODES,
+  type ProblemCode,
+  problemType,
+  TOKEN_PREFIX,
+} from '../src/index.js';
 
 export const SERVICE_ACCOUNT_ID = 'sa_01JTESTACCOUNT';
 export const TOKEN_SECRET = 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3t0';
-export const TOKEN = `hns_${SERVICE_ACCOUNT_ID}.${TOKEN_SECRET}`;
+export const TOKEN = `${TOKEN_PREFIX}${SERVICE_ACCOUNT_ID}.${TOKEN_SECRET}`;
 export const INBOX_SECRET = 'inbox-secret-value-1234';
 
 const EPOCH = Date.UTC(2026, 0, 1);
@@ -111,20 +120,20 @@ function makeAuditEntry(index: number): Row {
   };
 }
 
+// The status, type and title of each code come from the SDK's wire contract, as the server's do.
 function problem(
   reply: FastifyReply,
-  status: number,
-  code: string,
-  title: string,
+  code: ProblemCode,
   detail?: string,
   extra?: Record<string, unknown>,
 ) {
+  const { status } = PROBLEM_CODES[code];
   return reply
     .code(status)
     .type('application/problem+json')
     .send({
-      type: `https://followup.example.com/problems/${code}`,
-      title,
+      type: problemType(code),
+      title: STATUS_CODES[status],
       status,
       ...(detail === undefined ? {} : { detail }),
       code,
@@ -217,32 +226,34 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       return reply.send(JSON.stringify(respond.body));
     }
     if (url.pathname === '/api/inbox/webhook') {
-      if (request.headers['x-service-webhook-secret'] !== INBOX_SECRET) {
-        return problem(reply, 401, 'webhook_secret_invalid', 'Unauthorized');
+      if (request.headers[INBOX_SECRET_HEADER] !== INBOX_SECRET) {
+        return problem(reply, 'webhook_secret_invalid');
       }
       return;
     }
     const authorization = request.headers.authorization;
     if (authorization === undefined) {
-      return problem(reply, 401, 'token_missing', 'Unauthorized', 'No bearer token was sent.');
+      return problem(reply, 'token_missing', 'No bearer token was sent.');
     }
     if (authorization !== `Bearer ${TOKEN}`) {
-      return problem(reply, 401, 'token_invalid', 'Unauthorized', 'The token is not valid.');
+      return problem(reply, 'token_invalid', 'The token is not valid.');
     }
   });
 
   function parseList(request: FastifyRequest, reply: FastifyReply) {
     const query = request.query as Record<string, string | undefined>;
-    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    const limit = query.limit === undefined ? LIST_LIMITS.defaultLimit : Number(query.limit);
     const offset = query.offset === undefined ? 0 : Number(query.offset);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-      problem(reply, 400, 'validation_failed', 'Bad Request', 'limit must be 1..200', {
-        errors: [{ path: 'limit', message: 'must be an integer from 1 to 200' }],
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMITS.maxLimit) {
+      problem(reply, 'validation_failed', `limit must be 1..${LIST_LIMITS.maxLimit}`, {
+        errors: [
+          { path: 'limit', message: `must be an integer from 1 to ${LIST_LIMITS.maxLimit}` },
+        ],
       });
       return undefined;
     }
     if (!Number.isInteger(offset) || offset < 0) {
-      problem(reply, 400, 'validation_failed', 'Bad Request', 'offset must be >= 0', {
+      problem(reply, 'validation_failed', 'offset must be >= 0', {
         errors: [{ path: 'offset', message: 'must be a non-negative integer' }],
       });
       return undefined;
@@ -261,7 +272,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       const previous = idempotency.get(key);
       if (previous !== undefined) {
         if (previous.body !== bodyText) {
-          return problem(reply, 409, 'idempotency_conflict', 'Conflict');
+          return problem(reply, 'idempotency_conflict');
         }
         return reply.code(previous.status).send(previous.response);
       }
@@ -290,12 +301,11 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       let start = list.offset;
       if (list.cursor !== undefined) {
         if (query.offset !== undefined) {
-          return problem(reply, 400, 'validation_failed', 'Bad Request', 'cursor with offset');
+          return problem(reply, 'validation_failed', 'cursor with offset');
         }
         const lastId = Buffer.from(list.cursor, 'base64url').toString('utf8');
         start = matching.findIndex((row) => row.id === lastId) + 1;
-        if (start === 0)
-          return problem(reply, 400, 'validation_failed', 'Bad Request', 'bad cursor');
+        if (start === 0) return problem(reply, 'validation_failed', 'bad cursor');
       }
       const page = matching.slice(start, start + list.limit);
       const last = page.at(-1);
@@ -311,13 +321,13 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     app.get(`/api/${name}/:id`, async (request, reply) => {
       const { id } = request.params as { id: string };
       const row = rows().find((candidate) => candidate.id === id);
-      if (row === undefined) return problem(reply, 404, 'not_found', 'Not Found');
+      if (row === undefined) return problem(reply, 'not_found');
       return row;
     });
     app.post(`/api/${name}`, async (request, reply) => {
       const body = request.body as Record<string, unknown> | undefined;
       if (typeof body !== 'object' || body === null) {
-        return problem(reply, 400, 'validation_failed', 'Bad Request', 'A JSON body is needed.', {
+        return problem(reply, 'validation_failed', 'A JSON body is needed.', {
           errors: [{ path: '', message: 'Required' }],
         });
       }
@@ -348,7 +358,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     app.patch(`/api/${name}/:id`, async (request, reply) => {
       const { id } = request.params as { id: string };
       const row = rows().find((candidate) => candidate.id === id);
-      if (row === undefined) return problem(reply, 404, 'not_found', 'Not Found');
+      if (row === undefined) return problem(reply, 'not_found');
       for (const [key, value] of Object.entries(request.body as Record<string, unknown>)) {
         if (value === null) delete row[key];
         else row[key] = value;
@@ -358,7 +368,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     app.delete(`/api/${name}/:id`, async (request, reply) => {
       const { id } = request.params as { id: string };
       const index = rows().findIndex((candidate) => candidate.id === id);
-      if (index < 0) return problem(reply, 404, 'not_found', 'Not Found');
+      if (index < 0) return problem(reply, 'not_found');
       rows().splice(index, 1);
       return reply.code(204).send();
     });
@@ -390,7 +400,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     if (list.cursor !== undefined) {
       const lastId = Buffer.from(list.cursor, 'base64url').toString('utf8');
       start = entries.findIndex((entry) => entry.id === lastId) + 1;
-      if (start === 0) return problem(reply, 400, 'validation_failed', 'Bad Request', 'bad cursor');
+      if (start === 0) return problem(reply, 'validation_failed', 'bad cursor');
     }
     const page = entries.slice(start, start + list.limit);
     const last = page.at(-1);
@@ -404,13 +414,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   app.post('/api/inbox/webhook', async (request, reply) => {
     const body = request.body as Record<string, unknown> | undefined;
     if (typeof body?.from !== 'string' || typeof body?.subject !== 'string') {
-      return problem(
-        reply,
-        400,
-        'validation_failed',
-        'Bad Request',
-        'from and subject are required',
-      );
+      return problem(reply, 'validation_failed', 'from and subject are required');
     }
     created += 1;
     const message: Row = {
@@ -425,7 +429,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     return reply.code(201).send({ id: message.id });
   });
 
-  app.setNotFoundHandler((_request, reply) => problem(reply, 404, 'not_found', 'Not Found'));
+  app.setNotFoundHandler((_request, reply) => problem(reply, 'not_found'));
 
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -1,9 +1,7 @@
 import { ConfigurationError } from '../errors.js';
+import { LIST_LIMITS } from '../wire/limits.js';
 
-/** The largest `limit` the service accepts. */
-export const MAX_LIMIT = 200;
-/** The `limit` the service uses when none is given; the SDK always sends it explicitly. */
-export const DEFAULT_LIMIT = 50;
+const { maxLimit: MAX_LIMIT, defaultLimit: DEFAULT_LIMIT } = LIST_LIMITS;
 
 /** Checks a `limit`: a whole number from 1 to 200, refused before any request. */
 export function checkLimit(limit: unknown): number {

@@ -12,6 +12,7 @@ import {
   RateLimitError,
   ValidationError,
 } from '../errors.js';
+import { PROBLEM_CODES, type ProblemCode } from '../wire/problem-codes.js';
 import { errorClassFor, makeAPIError } from './make-api-error.js';
 
 const byStatus = [
@@ -59,6 +60,17 @@ describe('makeAPIError', () => {
     expect(errorClassFor(520, 'unknown_code')).toBe(InternalServerError);
     expect(errorClassFor(500, 'not_found')).toBe(InternalServerError);
     expect(errorClassFor(418, 'unknown_code')).toBe(APIError);
+  });
+
+  it("maps every code of the contract, under a status it does not map, to its own status's class", () => {
+    for (const code of Object.keys(PROBLEM_CODES) as ProblemCode[]) {
+      expect(errorClassFor(422, code), code).toBe(errorClassFor(PROBLEM_CODES[code].status, code));
+    }
+    expect(errorClassFor(422, 'idempotency_in_progress')).toBe(ConflictError);
+    expect(errorClassFor(422, 'query_timeout')).toBe(InternalServerError);
+    expect(errorClassFor(422, 'unsupported_media_type')).toBe(APIError);
+    // Inherited names of a plain object are not codes.
+    expect(errorClassFor(422, 'constructor')).toBe(APIError);
   });
 
   it('always gives an APIError with the status, a code and a message naming the request', () => {

@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '../errors.js';
 import type { ProblemDetails } from '../schemas/problem-details.js';
+import { isProblemCode, PROBLEM_CODES } from '../wire/problem-codes.js';
 
 type APIErrorClass = new (
   options: APIErrorOptions & { retryAfterMs: number | undefined },
@@ -28,25 +29,6 @@ const BY_STATUS: ReadonlyMap<number, APIErrorClass> = new Map<number, APIErrorCl
   [501, NotImplementedError],
 ]);
 
-// For a status the table above does not know (a 422 from a proxy, say), the problem code decides;
-// any other 5xx is an InternalServerError whatever its code.
-const BY_CODE: ReadonlyMap<string, APIErrorClass> = new Map<string, APIErrorClass>([
-  ['validation_failed', ValidationError],
-  ['token_missing', AuthenticationError],
-  ['token_invalid', AuthenticationError],
-  ['token_expired', AuthenticationError],
-  ['token_revoked', AuthenticationError],
-  ['webhook_secret_invalid', AuthenticationError],
-  ['signature_invalid', AuthenticationError],
-  ['forbidden', PermissionDeniedError],
-  ['not_found', NotFoundError],
-  ['unknown_vendor', NotFoundError],
-  ['idempotency_conflict', ConflictError],
-  ['payload_too_large', PayloadTooLargeError],
-  ['rate_limited', RateLimitError],
-  ['vendor_not_supported', NotImplementedError],
-]);
-
 /** What the factory needs to know about a failed response. */
 export interface FailedResponse {
   readonly status: number;
@@ -58,12 +40,21 @@ export interface FailedResponse {
   readonly retryAfterMs: number | undefined;
 }
 
-/** The one place that maps a status and a problem code to an error class. */
-export function errorClassFor(status: number, code: string | undefined): APIErrorClass {
+function classOfStatus(status: number): APIErrorClass | undefined {
   const byStatus = BY_STATUS.get(status);
   if (byStatus !== undefined) return byStatus;
-  if (status >= 500 && status <= 599) return InternalServerError;
-  const byCode = code === undefined ? undefined : BY_CODE.get(code);
+  return status >= 500 && status <= 599 ? InternalServerError : undefined;
+}
+
+/**
+ * The one place that maps a status and a problem code to an error class. For a status the table
+ * above does not know (a 422 from a proxy, say), a problem code of the contract decides by the
+ * status the contract gives it; anything else is a plain APIError.
+ */
+export function errorClassFor(status: number, code: string | undefined): APIErrorClass {
+  const byStatus = classOfStatus(status);
+  if (byStatus !== undefined) return byStatus;
+  const byCode = isProblemCode(code) ? classOfStatus(PROBLEM_CODES[code].status) : undefined;
   return byCode ?? APIError;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundedText, INPUT_LIMITS } from '../schemas/input-limits.js';
+import { boundedText } from '../schemas/input-limits.js';
+import { INPUT_LIMITS } from '../wire/limits.js';
 
 /**
  * A string enumeration that may grow: the known values, for autocompletion and narrowing, plus

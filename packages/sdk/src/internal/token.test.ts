@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
 import { parseToken } from './token.js';
 
-const part = fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/);
+const accountId = fc.stringMatching(/^[A-Za-z0-9_]{1,64}$/);
+const secretPart = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
 
 describe('parseToken', () => {
   it('accepts hns_<id>.<secret> and returns the account id', () => {
     fc.assert(
-      fc.property(part, part, (id, secret) => {
+      fc.property(accountId, secretPart, (id, secret) => {
         expect(parseToken(`hns_${id}.${secret}`)).toEqual({ serviceAccountId: id });
       }),
     );
@@ -26,6 +27,9 @@ describe('parseToken', () => {
       ' hns_sa_1.secretpart',
       'hns_sa_1.secret.part',
       'hns_sa_1.secret part',
+      // The account id is what the server issues: 1 to 64 of A-Z, a-z, 0-9 and _.
+      'hns_sa-1.secretpart',
+      `hns_${'a'.repeat(65)}.secretpart`,
     ];
     for (const token of malformed) {
       let thrown: unknown;

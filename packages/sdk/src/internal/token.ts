@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-
-const TOKEN = /^hns_([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+import { splitToken, TOKEN_PREFIX } from '../wire/token-grammar.js';
 
 /**
  * Checks that `token` has the shape `hns_<service account id>.<secret>` and returns the account
@@ -23,14 +22,14 @@ export function parseToken(token: unknown): { serviceAccountId: string } {
       message: `${expected}, without the "Bearer " prefix: the SDK adds it.`,
     });
   }
-  const match = TOKEN.exec(token);
-  if (match === null) {
-    const problem = !token.startsWith('hns_')
-      ? 'it does not start with hns_'
+  const parts = splitToken(token);
+  if (parts === undefined) {
+    const problem = !token.startsWith(TOKEN_PREFIX)
+      ? `it does not start with ${TOKEN_PREFIX}`
       : !token.includes('.')
         ? 'it has no dot between the account id and the secret'
-        : 'the account id or the secret is empty or has characters other than A-Z, a-z, 0-9, _ and -';
+        : 'the account id (1 to 64 of A-Z, a-z, 0-9 and _) or the secret (A-Z, a-z, 0-9, _ and -) is empty or has other characters';
     throw new ConfigurationError({ message: `${expected}, but ${problem}.` });
   }
-  return { serviceAccountId: match[1] as string };
+  return { serviceAccountId: parts.accountId };
 }

@@ -14,11 +14,11 @@ import {
   type UpdateContactInput,
 } from '../schemas/contact.js';
 import {
-  CONTACT_BATCH_MAX,
   type ContactBatchResult,
   contactBatchResponseSchema,
   type UpsertContactInput,
 } from '../schemas/contact-sync.js';
+import { CONTACT_BATCH_MAX } from '../wire/limits.js';
 import { ContactSync, type ContactSyncParams } from './contact-sync.js';
 import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
 

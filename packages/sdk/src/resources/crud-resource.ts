@@ -16,7 +16,7 @@ import type { KeysetPage } from '../keyset-page.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
 import { countSchema } from '../schemas/count.js';
-import { INPUT_LIMITS } from '../schemas/input-limits.js';
+import { INPUT_LIMITS } from '../wire/limits.js';
 
 /**
  * Parameters of an offset `list()`.

@@ -7,6 +7,7 @@ import {
   type InboxSendResult,
   inboxSendResultSchema,
 } from '../schemas/inbox-message.js';
+import { INBOX_SECRET_HEADER } from '../wire/secret-headers.js';
 
 /**
  * Options of `client.inbox.send()`: the inbox webhook secret, and the usual call options.
@@ -64,7 +65,7 @@ export class Inbox {
         method: 'POST',
         path: '/api/inbox/webhook',
         body,
-        headers: { 'x-service-webhook-secret': secret },
+        headers: { [INBOX_SECRET_HEADER]: secret },
         authenticate: false,
         schema: inboxSendResultSchema,
         options: requestOptions,

@@ -7,15 +7,13 @@ import {
 } from '@followup/webhooks/web';
 import type { Clock, Logger } from '../client-options.js';
 import { ConfigurationError, ResponseValidationError } from '../errors.js';
-import type {
-  KnownWebhookEvent,
-  WebhookEvent,
-  WebhookEventKind,
-} from '../schemas/webhook-event.js';
+import type { KnownWebhookEvent, WebhookEvent } from '../schemas/webhook-event.js';
+import type { WebhookEventKind } from '../wire/event-kinds.js';
+import { BODY_LIMIT_BYTES } from '../wire/limits.js';
 import { type DeliveryStore, MemoryDeliveryStore } from './delivery-store.js';
 
 /** The largest body a webhook handler reads by default: 1 MiB, the server's own request limit. */
-export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = BODY_LIMIT_BYTES;
 
 /**
  * How long a webhook handler remembers a handled delivery by default: 4 days, longer than the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestampSchema } from '../internal/timestamp.js';
+import { CONTACT_BATCH_MAX } from '../wire/limits.js';
 import { contactSchema, createContactInputSchema } from './contact.js';
 import { fieldErrorSchema } from './problem-details.js';
 
@@ -77,9 +78,6 @@ export const contactChangeListSchema = z.looseObject({
  * ```
  */
 export type ContactChangeList = z.infer<typeof contactChangeListSchema>;
-
-/** The most contacts one `POST /api/contacts/batch` takes. */
-export const CONTACT_BATCH_MAX = 200;
 
 /**
  * Schema of one item of a contact batch: a contact to create, with its `email` required (the

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from '../internal/timestamp.js';
-import { boundedText, INPUT_LIMITS } from './input-limits.js';
+import { INPUT_LIMITS } from '../wire/limits.js';
+import { boundedText } from './input-limits.js';
 
 /**
  * Schema of an inbox message, stored by the inbox webhook (unknown fields are kept).

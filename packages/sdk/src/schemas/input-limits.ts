@@ -1,52 +1,5 @@
 import { z } from 'zod';
-
-/**
- * The largest values the service accepts in a request, in one place: the schemas of every
- * create and update body use them, so `/openapi.json` shows them (`maxLength`, `maxItems`) and
- * the server refuses anything larger with 400 `validation_failed` naming the field. Lengths
- * count Unicode code points, as JSON Schema's `maxLength` does.
- *
- * @example
- * ```ts
- * import { INPUT_LIMITS } from '@followup/sdk';
- *
- * const subject = subjectLine.slice(0, INPUT_LIMITS.inboxSubject);
- * ```
- */
-export const INPUT_LIMITS = {
-  /** Given and family names, deal titles, sequence, campaign and user names. */
-  name: 200,
-  /** E-mail addresses (RFC 5321's limit on a forward path). */
-  email: 254,
-  /** Phone numbers, as entered. */
-  phone: 50,
-  /** A value of an open enumeration: lifecycle, deal stage, statuses, a step's action. */
-  enumValue: 64,
-  /** An id, in a body (a deal's `contactId`) or a path. */
-  id: 255,
-  /** An EHR vendor key in `POST /api/ehr/webhooks/{ehr}`. */
-  vendorKey: 64,
-  /** The inbox webhook's `from` (an address, possibly with a display name). */
-  inboxFrom: 320,
-  /** The inbox webhook's `subject`. */
-  inboxSubject: 1000,
-  /** The inbox webhook's `text` (256 Ki characters). */
-  inboxText: 262_144,
-  /** Steps in one sequence. */
-  sequenceSteps: 100,
-  /** A step's `template`. */
-  stepTemplate: 10_000,
-  /** A step's `delayHours`: ten years. */
-  stepDelayHours: 87_600,
-  /** Fields of one step, its own and the extra ones together. */
-  stepFields: 32,
-  /** Nesting of a step's extra fields: a value inside an object inside an array… counts each level. */
-  jsonDepth: 8,
-  /** Items of an array, or fields of an object, inside a step's extra fields. */
-  jsonItems: 100,
-  /** A string (or a field name) inside a step's extra fields. */
-  jsonString: 10_000,
-} as const;
+import { INPUT_LIMITS } from '../wire/limits.js';
 
 /** The message of a string that PostgreSQL cannot store or that is not well-formed UTF-16. */
 const unstorableText = 'must not contain NUL characters (\\u0000) or unpaired surrogates';

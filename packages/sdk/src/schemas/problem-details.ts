@@ -61,3 +61,55 @@ export const problemDetailsSchema = z.looseObject({
  * ```
  */
 export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
+
+/**
+ * Schema of an error body exactly as the service sends it, every member present (`errors` only
+ * for `validation_failed`): what the server answers and documents in its OpenAPI document as
+ * `Problem`. Clients parse with the lenient {@link problemDetailsSchema} instead, because a proxy
+ * in front of the service may answer with less.
+ *
+ * @example
+ * ```ts
+ * const problem: ProblemResponse = problemResponseSchema.parse(await response.json());
+ * ```
+ */
+export const problemResponseSchema = z
+  .object({
+    /** `urn:followup:problem:<code>`. */
+    type: z.string().describe('urn:followup:problem:<code>'),
+    /** The HTTP status text. */
+    title: z.string().describe('The HTTP status text'),
+    /** The HTTP status, repeated. */
+    status: z.number().int(),
+    /** What went wrong with this request. */
+    detail: z.string(),
+    /** The machine-readable code: one of `PROBLEM_CODES`. */
+    code: z.string().describe('Machine-readable, such as token_expired or validation_failed'),
+    /** Equal to the `X-Request-Id` response header. */
+    requestId: z.string().describe('Equal to the X-Request-Id response header'),
+    /** The invalid fields, for `validation_failed`. */
+    errors: z
+      .array(
+        z.object({
+          /** The field's path in the body, query or path parameters, dot-separated. */
+          path: z.string(),
+          /** What is wrong with it. */
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .describe('The invalid fields, for validation_failed'),
+  })
+  .describe('RFC 9457 problem details (application/problem+json)');
+
+/**
+ * An error body as the service sends it: `{ type, title, status, detail, code, requestId,
+ * errors? }`, `type` being `urn:followup:problem:<code>`.
+ *
+ * @example
+ * ```ts
+ * const body: ProblemResponse = { type: 'urn:followup:problem:not_found', title: 'Not Found',
+ *   status: 404, detail: 'No contact has this id.', code: 'not_found', requestId: 'req_1' };
+ * ```
+ */
+export type ProblemResponse = z.infer<typeof problemResponseSchema>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { INPUT_LIMITS } from '../wire/limits.js';
 import {
   boundedJson,
   boundedText,
-  INPUT_LIMITS,
   isStorableFieldName,
   unstorableFieldName,
 } from './input-limits.js';
