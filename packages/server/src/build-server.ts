@@ -24,12 +24,14 @@ import {
   type RateLimitOptions,
 } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
+import { installRequestsPerConnection } from './plugins/requests-per-connection.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import {
   createClientErrorHandler,
   MAX_PARAM_LENGTH,
   routerErrorHandler,
 } from './plugins/router-errors.js';
+import { installShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { auditRoutes } from './routes/audit.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -200,7 +202,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: routerErrorHandler,
     clientErrorHandler: createClientErrorHandler(() => newId('req')),
-    return503OnClosing: true,
+    // Our own 503 problem+json instead (installShutdownRefusal).
+    return503OnClosing: false,
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   // JSON only: without this, Fastify would also accept text/plain bodies.
@@ -209,6 +212,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
 
+  // First of the onRequest hooks: a closing server or a used-up connection runs nothing more.
+  installShutdownRefusal(app);
+  installRequestsPerConnection(app, limits.maxRequestsPerConnection);
   installRequestIds(app);
   if (logger !== false) installRequestLogging(app);
   installProblemHandling(app);

@@ -14,6 +14,11 @@ export interface ConnectionLimits {
   /** The most connections open at once; further ones are closed at once. */
   maxConnections: number;
   /**
+   * The most requests one keep-alive connection carries: the last one's answer says
+   * `Connection: close`, so that clients reconnect (and a load balancer can spread them again).
+   */
+  maxRequestsPerConnection: number;
+  /**
    * How often the headers and request timeouts are checked, in ms (a timeout can overrun by up
    * to this much). Defaults to a tenth of the headers timeout, at most 1 s.
    */
@@ -22,7 +27,8 @@ export interface ConnectionLimits {
 
 /**
  * The defaults: headers within 10 s, a whole request within 30 s (a 1 MiB body at 35 KB/s),
- * keep-alive 10 s, silence 60 s, 4096 connections. Behind a load balancer, set the keep-alive
+ * keep-alive 10 s, silence 60 s, 4096 connections, 1000 requests per connection (as nginx's
+ * `keepalive_requests`). Behind a load balancer, set the keep-alive
  * timeout above the balancer's idle timeout.
  */
 export const DEFAULT_CONNECTION_LIMITS: Readonly<
@@ -33,6 +39,7 @@ export const DEFAULT_CONNECTION_LIMITS: Readonly<
   keepAliveTimeoutMs: 10_000,
   idleTimeoutMs: 60_000,
   maxConnections: 4096,
+  maxRequestsPerConnection: 1000,
 });
 
 /** @internal The Fastify (and Node `http.createServer`) options of the connection limits. */
@@ -44,6 +51,7 @@ export function connectionServerOptions(limits: ConnectionLimits) {
     keepAliveTimeoutMs,
     idleTimeoutMs,
     maxConnections: limits.maxConnections,
+    maxRequestsPerConnection: limits.maxRequestsPerConnection,
   })) {
     if (!(Number.isSafeInteger(value) && value > 0)) {
       throw new RangeError(`${name} must be a positive whole number.`);

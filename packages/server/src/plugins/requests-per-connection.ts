@@ -1,0 +1,37 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { ProblemError, sendProblem } from './problem.js';
+
+/**
+ * @internal Ends each keep-alive connection after `maxRequests` requests: the last one's answer
+ * carries `Connection: close`, so that the client opens a new connection (which a load balancer
+ * may send to another instance) and no connection lives forever. A request a client pipelined
+ * past the limit is not run: it is answered 503 `unavailable` (which the closing connection
+ * drops), and the client sends it again on a new connection, as HTTP asks. This is Node's
+ * `server.maxRequestsPerSocket`, except that Node answers those requests with a plain 503
+ * without a body or `X-Request-Id`.
+ */
+export function installRequestsPerConnection(app: FastifyInstance, maxRequests: number): void {
+  const counts = new WeakMap<Socket, number>();
+  app.addHook('onRequest', async (request, reply) => {
+    const socket = request.raw.socket;
+    // inject() has no real socket to count.
+    if (!socket) return;
+    const count = (counts.get(socket) ?? 0) + 1;
+    counts.set(socket, count);
+    if (count < maxRequests) return;
+    reply.header('Connection', 'close');
+    if (count === maxRequests) return;
+    sendProblem(
+      request,
+      reply,
+      new ProblemError({
+        status: 503,
+        code: 'unavailable',
+        detail: `This connection already carried ${maxRequests} requests: send it on a new one.`,
+        headers: { 'Retry-After': '0', Connection: 'close' },
+      }),
+    );
+    return reply;
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { ProblemError, sendProblem } from './problem.js';
+
+/** The `Retry-After` of a request refused because the server is shutting down, in seconds. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * @internal Once `app.close()` began, a request that still arrives (on a keep-alive connection
+ * opened before) is answered 503 `unavailable` as problem+json, with `X-Request-Id`,
+ * `Retry-After` and `Connection: close`, before any other hook or the route runs; requests
+ * already running finish normally. It replaces Fastify's own plain JSON 503
+ * (`return503OnClosing`, turned off in `buildServer`). Install it before every other
+ * `onRequest` hook.
+ */
+export function installShutdownRefusal(app: FastifyInstance): void {
+  let closing = false;
+  // preClose runs as soon as close() begins, before the server stops accepting connections.
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    request.log.info('request refused: the server is shutting down');
+    sendProblem(
+      request,
+      reply,
+      new ProblemError({
+        status: 503,
+        code: 'unavailable',
+        detail: 'The server is shutting down: retry in a few seconds, or on another instance.',
+        headers: {
+          'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS),
+          Connection: 'close',
+        },
+      }),
+    );
+    return reply;
+  });
+}
