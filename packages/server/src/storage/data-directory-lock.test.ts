@@ -83,6 +83,31 @@ describe('lockDataDirectory', () => {
     await second.release();
   });
 
+  it.runIf(linuxProcessIdentity(1) !== undefined)(
+    'takes over a lock naming PID 1 of another boot, and refuses one naming PID 1 as it runs now (real /proc)',
+    async () => {
+      const [bootId = '', startTime = ''] = (linuxProcessIdentity(1) ?? '').split(':');
+      // The machine (or the container's kernel namespace) restarted: PID 1 runs, another boot.
+      const otherBoot = bootId.replace(/^./, (first) => (first === '0' ? '1' : '0'));
+      await writeFile(join(dataDir, LOCK_FILE_NAME), `1\nidentity ${otherBoot}:${startTime}\n`);
+      const lock = await lockDataDirectory(dataDir);
+      expect((await readFile(lock.path, 'utf8')).split('\n')[0]).toBe(String(process.pid));
+      await lock.release();
+      // Same boot, but PID 1 started at another time: a new PID 1 after a container restart.
+      await writeFile(
+        join(dataDir, LOCK_FILE_NAME),
+        `1\nidentity ${bootId}:${Number(startTime) + 1}\n`,
+      );
+      const again = await lockDataDirectory(dataDir);
+      await again.release();
+      // The PID 1 that runs now, as recorded: a live holder, refused.
+      await writeFile(join(dataDir, LOCK_FILE_NAME), `1\nidentity ${bootId}:${startTime}\n`);
+      await expect(lockDataDirectory(dataDir)).rejects.toMatchObject({
+        code: 'data_directory_locked',
+      });
+    },
+  );
+
   it('still refuses a live process that is the one recorded', async () => {
     await writeFile(join(dataDir, LOCK_FILE_NAME), `${process.ppid}\nidentity x:1\n`);
     await expect(
