@@ -36,6 +36,7 @@ export {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_WAKE_INTERVAL_MS,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
 } from './delivery/delivery-worker.js';

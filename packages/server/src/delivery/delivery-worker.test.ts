@@ -1,12 +1,13 @@
 import { verifySignature } from '@followup/webhooks';
 import Stripe from 'stripe';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
 import { buildServer } from '../build-server.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
+import type { Database, QueryResult } from '../storage/database.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { createDeliveryStore } from './deliveries.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
@@ -382,5 +383,57 @@ describe('the delivery worker', () => {
       'SELECT lease_until FROM deliveries WHERE lease_until IS NOT NULL',
     );
     expect(rows).toEqual([]);
+  });
+});
+
+describe('wake-ups', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers a burst of wake-ups with one look at the end of the wake interval, and one after a quiet spell at once', async () => {
+    // Timers and the monotonic clock are fake; the storage answers at once that nothing waits.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let looks = 0;
+    const nothing: QueryResult<never> = { rows: [], rowCount: 0 };
+    const storage: Database = {
+      driver: 'pglite',
+      async query<Row>(sql: string) {
+        // The next due date: none.
+        return (
+          sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
+        ) as QueryResult<Row>;
+      },
+      async transaction<T>(callback: (transaction: Database) => Promise<T>) {
+        // Every look starts by turning waiting events into deliveries, in a transaction.
+        looks++;
+        return callback({ ...storage, query: async <Row>() => nothing as QueryResult<Row> });
+      },
+      async close() {},
+    };
+    const running = createDeliveryWorker({
+      database: storage,
+      wakeIntervalMs: 50,
+      pollIntervalMs: 3_600_000,
+    });
+    running.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(looks).toBe(1);
+    // Five writes, 5 ms apart, each waking the worker: no look before the interval ends…
+    for (let write = 0; write < 5; write++) {
+      running.wake();
+      await vi.advanceTimersByTimeAsync(5);
+    }
+    expect(looks).toBe(1);
+    // …then one for all of them.
+    await vi.advanceTimersByTimeAsync(25);
+    expect(looks).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(looks).toBe(2);
+    // After a quiet spell, a wake-up looks at once.
+    running.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(looks).toBe(3);
+    await running.close();
   });
 });

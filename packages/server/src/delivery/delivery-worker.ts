@@ -28,6 +28,13 @@ export const DEFAULT_DELIVERY_CONCURRENCY = 32;
  * operator retries and notifications lost with a connection.
  */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/**
+ * Default least time between two looks that wake-ups start: 10 ms. A wake-up after a quiet
+ * spell looks at once; wake-ups that follow closer than this (a burst of writes, each waking the
+ * worker) are answered by one look at the end of the interval, which takes all their events
+ * together, instead of one look per write.
+ */
+export const DEFAULT_WAKE_INTERVAL_MS = 10;
 
 /** Options of {@link createDeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -83,6 +90,11 @@ export interface DeliveryWorkerOptions {
   leaseMs?: number;
   /** The longest wait between two looks for due deliveries; see {@link DEFAULT_POLL_INTERVAL_MS}. */
   pollIntervalMs?: number;
+  /**
+   * The least time between two looks started by wake-ups, in milliseconds; see
+   * {@link DEFAULT_WAKE_INTERVAL_MS}. `0` looks at every wake-up.
+   */
+  wakeIntervalMs?: number;
   /** Random numbers in [0, 1) for the jitter, `Math.random` by default. */
   random?: () => number;
   /** Told about a failure of the worker itself (storage unreachable); it carries on. */
@@ -157,6 +169,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const autoDisableAfterMs = options.autoDisableAfterMs ?? DEFAULT_AUTO_DISABLE_AFTER_MS;
   const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const wakeIntervalMs = Math.max(0, options.wakeIntervalMs ?? DEFAULT_WAKE_INTERVAL_MS);
   const random = options.random ?? Math.random;
   const allowPrivate = options.allowPrivate ?? false;
   const allowInsecure = options.allowInsecure ?? false;
@@ -398,12 +411,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - now));
   }
 
+  // When the last look started (the monotonic clock: the spacing of looks is about this
+  // process's own work, not about the injected clock of due dates).
+  let lastLookAt = Number.NEGATIVE_INFINITY;
+
   function pump(): Promise<void> {
     if (pumping) {
       again = true;
       return pumping;
     }
     again = false;
+    lastLookAt = performance.now();
     pumping = fill()
       .then(async () => (started && !stopping && !again ? nextWaitMs() : pollIntervalMs))
       .catch((error: unknown) => {
@@ -412,21 +430,38 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       })
       .then((waitMs) => {
         pumping = undefined;
-        if (again && !stopping) {
+        if (stopping) return;
+        if (again && !started) {
           void pump();
-        } else if (started && !stopping) {
+        } else if (started) {
           clearTimeout(timer);
-          timer = setTimeout(wake, waitMs);
+          // Woken while it looked: once more, after the wake interval.
+          timer = setTimeout(wake, again ? untilNextLook() : waitMs);
           timer.unref?.();
         }
       });
     return pumping;
   }
 
+  function untilNextLook(): number {
+    return Math.max(0, lastLookAt + wakeIntervalMs - performance.now());
+  }
+
   function wake(): void {
     if (!started || stopping) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
     clearTimeout(timer);
-    void pump();
+    const waitMs = untilNextLook();
+    if (waitMs === 0) {
+      void pump();
+      return;
+    }
+    // Right after a look: the next one takes this wake-up's events with those that follow.
+    timer = setTimeout(wake, waitMs);
+    timer.unref?.();
   }
 
   return {

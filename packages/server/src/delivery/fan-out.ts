@@ -36,7 +36,11 @@ export async function fanOutEvents(
       id: string;
       events: string[];
       created_at: string;
-    }>(`SELECT id, events, created_at FROM webhook_endpoints WHERE state = 'active'`);
+    }>(
+      // A parameter, so that the embedded database plans it once (a prepared statement).
+      'SELECT id, events, created_at FROM webhook_endpoints WHERE state = $1',
+      ['active'],
+    );
     const now = new Date(dependencies.clock.now());
     const ids: string[] = [];
     const eventIds: string[] = [];

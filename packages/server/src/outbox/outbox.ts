@@ -43,19 +43,22 @@ export async function recordOutboxEvent(
 ): Promise<OutboxEvent> {
   const id = dependencies.newId('evt');
   const createdAt = new Date(dependencies.clock.now());
+  // One statement, one round trip: the row, and its notification, delivered at commit (dropped
+  // on rollback), which wakes the delivery workers of every instance.
   await queryable.query(
-    `INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
-     VALUES ($1, $2, $3, $4, $5)`,
+    `WITH written AS (
+       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
+       VALUES ($1, $2, $3, $4, $5) RETURNING id)
+     SELECT pg_notify($6, '') FROM written`,
     [
       id,
       event.event,
       JSON.stringify(event.data),
       event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
       createdAt,
+      OUTBOX_CHANNEL,
     ],
   );
-  // Delivered at commit (and dropped on rollback): wakes the delivery workers of every instance.
-  await queryable.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
   return {
     id,
     event: event.event,

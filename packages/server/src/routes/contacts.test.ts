@@ -83,6 +83,27 @@ describe('POST /api/contacts', () => {
     });
   });
 
+  it('audits the create as contact.created, with the names of the fields sent, never their values', async () => {
+    const { token, accountId } = await server().tokenFor('AGENT');
+    const contact = (await call(token, 'POST', '/api/contacts', { ...ada, phone: '+44 1' })).json();
+    const { token: admin } = await server().tokenFor('ADMIN');
+    const audit = await call(admin, 'GET', '/api/audit?limit=200');
+    const entries = audit
+      .json()
+      .entries.filter((entry: { action: string }) => entry.action === 'contact.created');
+    expect(entries).toEqual([
+      {
+        id: expect.stringMatching(/^aud_/),
+        occurredAt: '2026-03-01T09:00:00.000Z',
+        action: 'contact.created',
+        actor: { type: 'service_account', id: accountId },
+        target: { type: 'contact', id: contact.id },
+        metadata: { fields: ['firstName', 'lastName', 'email', 'phone'] },
+      },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('Lovelace');
+  });
+
   it('leaves neither the contact nor the event when the transaction fails, and releases the key', async () => {
     const { token } = await server().tokenFor('AGENT');
     const database = server().database;
@@ -106,6 +127,7 @@ describe('POST /api/contacts', () => {
     expect(failed.body).not.toContain('outbox refused');
     expect(await rows('SELECT id FROM contacts')).toEqual([]);
     expect(await rows('SELECT id FROM outbox_events')).toEqual([]);
+    expect(await rows(`SELECT id FROM audit_entries WHERE action = 'contact.created'`)).toEqual([]);
     const retried = await call(token, 'POST', '/api/contacts', ada, {
       'idempotency-key': 'k-fail',
     });
@@ -215,8 +237,10 @@ describe('PATCH /api/contacts/:id', () => {
     expect((await call(token, 'GET', `/api/contacts/${created.id}`)).json()).toEqual(
       response.json(),
     );
-    // Updates are not audited (the record carries updatedAt); deletions are.
-    expect(await rows(`SELECT id FROM audit_entries WHERE action LIKE 'contact.%'`)).toEqual([]);
+    // Updates are not audited (the record carries updatedAt); creates and deletions are.
+    expect(
+      await rows(`SELECT action FROM audit_entries WHERE action LIKE 'contact.%' ORDER BY seq`),
+    ).toEqual([{ action: 'contact.created' }]);
   });
 
   it('answers the contact unchanged for an empty body', async () => {

@@ -69,7 +69,7 @@ export function contactRoutes(options: {
       contactChangesRoute(app, records, options);
       contactBatchRoute(app, records, { ...options, onOutboxEvent });
     },
-    audited: { created: false, updated: false, deleted: true },
+    audited: { created: true, updated: false, deleted: true },
     events: onOutboxEvent ? { onOutboxEvent } : {},
     async beforeDelete(transaction, id) {
       // Lock the contact first: a deal cannot be added to it between this delete and the
