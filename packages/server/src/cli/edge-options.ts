@@ -92,11 +92,12 @@ export function edgeOptions(
 }
 
 /**
- * @internal The retention of `start` and `prune`: `--receipt-retention` / `RECEIPT_RETENTION_DAYS`
- * and `--delivery-retention` / `DELIVERY_RETENTION_DAYS`, whole days (1 to 3650).
+ * @internal The retention of `start` and `prune`: `--receipt-retention` / `RECEIPT_RETENTION_DAYS`,
+ * `--delivery-retention` / `DELIVERY_RETENTION_DAYS` and `--tombstone-retention` /
+ * `TOMBSTONE_RETENTION_DAYS`, whole days (1 to 3650).
  */
 export function retentionOptions(
-  values: Pick<CliOptions, 'receipt-retention' | 'delivery-retention'>,
+  values: Pick<CliOptions, 'receipt-retention' | 'delivery-retention' | 'tombstone-retention'>,
   env: Record<string, string | undefined>,
 ): Partial<RetentionPolicy> {
   const receiptDays = wholeNumber(
@@ -111,8 +112,15 @@ export function retentionOptions(
     values['delivery-retention'] ?? env.DELIVERY_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
   );
+  const tombstoneDays = wholeNumber(
+    'tombstone-retention',
+    'TOMBSTONE_RETENTION_DAYS',
+    values['tombstone-retention'] ?? env.TOMBSTONE_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
+  );
   return {
     ...(receiptDays === undefined ? {} : { receiptDays }),
     ...(deliveryDays === undefined ? {} : { deliveryDays }),
+    ...(tombstoneDays === undefined ? {} : { tombstoneDays }),
   };
 }

@@ -475,6 +475,24 @@ describe('followup-server', () => {
       expect(await runCli(['prune', '--receipt-retention', '0'], refused.io)).toBe(2);
     });
 
+    it('prune --tombstone-retention deletes older tombstones of deleted contacts', async () => {
+      await database().query(
+        `INSERT INTO contact_tombstones (id, deleted_at)
+         VALUES ('con_old', now() - interval '100 days'), ('con_mid', now() - interval '20 days'),
+                ('con_new', now())`,
+      );
+      expect(JSON.parse((await run('prune', '--json')).out)).toMatchObject({
+        contactTombstones: 1,
+      });
+      const text = (await run('prune', '--tombstone-retention', '7')).out;
+      expect(text).toContain('contactTombstones: 1 deleted');
+      const { rows } = await database().query<{ id: string }>('SELECT id FROM contact_tombstones');
+      expect(rows).toEqual([{ id: 'con_new' }]);
+      const refused = captureIo();
+      refused.io.database = database();
+      expect(await runCli(['prune', '--tombstone-retention', '0'], refused.io)).toBe(2);
+    });
+
     it('start --demo in text mode prints the token, a first call to try and the demo data', async () => {
       const controller = new AbortController();
       const captured = captureIo({}, controller.signal);

@@ -45,6 +45,9 @@ Commands:
                                           default 30); pruned hourly, with deliveries and more
       --delivery-retention DAYS           finished deliveries and their attempts and events
                                           (DELIVERY_RETENTION_DAYS, default 30)
+      --tombstone-retention DAYS          deleted contacts' tombstones in the change feed; an
+                                          older sync position gets 410 resync_required
+                                          (TOMBSTONE_RETENTION_DAYS, default 90)
       --headers-timeout SECONDS           the most a request's headers may take (HEADERS_TIMEOUT,
                                           default 10); then 408 and the connection is closed
       --request-timeout SECONDS           the most a whole request, body included, may take
@@ -88,10 +91,10 @@ Commands:
   users disable --user USR_ID             no more sign-in; their sessions end at once
   users role --user USR_ID --role ADMIN|MANAGER|AGENT|READONLY   their sessions end at once
   users sessions revoke --user USR_ID     end every session of the user at once
-  prune [--receipt-retention DAYS] [--delivery-retention DAYS]
+  prune [--receipt-retention DAYS] [--delivery-retention DAYS] [--tombstone-retention DAYS]
                                           delete now what outlived its retention (receipts,
-                                          finished deliveries, idempotency records, sessions,
-                                          sign-in links); prints what went
+                                          finished deliveries, tombstones, idempotency records,
+                                          sessions, sign-in links); prints what went
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
@@ -144,6 +147,7 @@ export const optionSpec = {
   'rate-limit': { type: 'string' },
   'receipt-retention': { type: 'string' },
   'delivery-retention': { type: 'string' },
+  'tombstone-retention': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },

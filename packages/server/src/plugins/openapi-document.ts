@@ -32,6 +32,7 @@ const problemCodes: Record<number, Partial<Record<Context | 'any', readonly stri
   403: { any: ['forbidden', 'csrf_invalid'] },
   404: { any: ['not_found'], ehr: ['unknown_vendor'] },
   409: { any: ['conflict', 'idempotency_conflict', 'idempotency_in_progress'] },
+  410: { any: ['resync_required'] },
   413: { any: ['payload_too_large'] },
   415: { any: ['unsupported_media_type'] },
   429: { any: ['rate_limited'] },

@@ -14,12 +14,18 @@ export interface RetentionPolicy {
   receiptDays: number;
   /** Finished outbound deliveries (delivered or dead) with their attempts, and their events. */
   deliveryDays: number;
+  /**
+   * Tombstones of deleted contacts in the change feed (`GET /api/contacts/changes`). A sync
+   * position older than this must resync: the feed answers 410 `resync_required`.
+   */
+  tombstoneDays: number;
 }
 
-/** The defaults: 30 days for receipts and for finished deliveries. */
+/** The defaults: 30 days for receipts and for finished deliveries, 90 for tombstones. */
 export const DEFAULT_RETENTION: Readonly<RetentionPolicy> = Object.freeze({
   receiptDays: 30,
   deliveryDays: 30,
+  tombstoneDays: 90,
 });
 
 /** The longest retention that can be configured: ten years. */
@@ -45,6 +51,8 @@ export interface PruneResult {
   signInLinks: number;
   /** Ended sign-in failure windows. */
   signInFailures: number;
+  /** Tombstones of deleted contacts (the change feed's deletions). */
+  contactTombstones: number;
 }
 
 function checkPolicy(policy: RetentionPolicy): void {
@@ -55,10 +63,15 @@ function checkPolicy(policy: RetentionPolicy): void {
   }
 }
 
+/** @internal The change feed whose horizon {@link pruneExpired} moves: contacts. */
+export const CONTACTS_FEED = 'contacts';
+
 /**
  * Deletes what has outlived its retention, by age at `now`: EHR receipts and replay digests
  * older than `receiptDays`; finished deliveries (delivered or dead) older than `deliveryDays`
  * with their attempts, and dispatched outbox events that old with no delivery still pending;
+ * tombstones of contacts deleted more than `tombstoneDays` ago, moving the change feed's horizon
+ * (a sync position or `updatedSince` before it is then answered 410 `resync_required`);
  * idempotency records past their 24-hour window (reservations whose lease ran out included);
  * expired sessions, used or expired sign-in links and ended sign-in failure windows. Pending
  * deliveries, contacts, messages and the audit log are never pruned. Answers what went.
@@ -110,6 +123,20 @@ export async function pruneExpired(
       WHERE created_at < $1 AND (lease_expires_at IS NULL OR lease_expires_at < $2)`,
     [new Date(now - IDEMPOTENCY_WINDOW_MS), new Date(now)],
   );
+  // The tombstones and the horizon move together: a reader sees both or neither.
+  const tombstones = await database.query<{ count: number }>(
+    `WITH gone AS (
+       DELETE FROM contact_tombstones WHERE deleted_at < $1 RETURNING change_seq),
+     horizon AS (
+       INSERT INTO change_feed_horizons (feed, pruned_through_seq, pruned_before)
+       SELECT $2, max(change_seq), $1 FROM gone HAVING count(*) > 0
+       ON CONFLICT (feed) DO UPDATE
+         SET pruned_through_seq = GREATEST(change_feed_horizons.pruned_through_seq,
+                                           EXCLUDED.pruned_through_seq),
+             pruned_before = GREATEST(change_feed_horizons.pruned_before, EXCLUDED.pruned_before))
+     SELECT count(*)::int AS count FROM gone`,
+    [new Date(now - policy.tombstoneDays * DAY_MS), CONTACTS_FEED],
+  );
   const signIn = await pruneSignInRecords(database, { now });
   return {
     ehrReceipts: ehrReceipts.rowCount,
@@ -121,6 +148,7 @@ export async function pruneExpired(
     sessions: signIn.sessions,
     signInLinks: signIn.links,
     signInFailures: signIn.failures,
+    contactTombstones: tombstones.rows[0]?.count ?? 0,
   };
 }
 

@@ -2,6 +2,7 @@ import { type ContactChange, contactChangeListSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { testDriver } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
+import { pruneExpired } from '../retention/retention.js';
 import { contactChangeOrder, lockChanges } from '../storage/change-order.js';
 
 const server = useTestServer();
@@ -184,6 +185,61 @@ describe('GET /api/contacts/changes', () => {
       (await call(admin, 'GET', `/api/contacts?limit=1&sort=updatedAt&cursor=${feedCursor}`))
         .statusCode,
     ).toBe(400);
+  });
+
+  it('after the tombstone retention, a position from before a pruned deletion is told to resync', async () => {
+    const { token: admin } = await server().tokenFor('ADMIN');
+    const { token } = await server().tokenFor('READONLY');
+    const made: { id: string }[] = [];
+    for (const firstName of ['Gone', 'Later', 'Kept']) {
+      made.push((await call(admin, 'POST', '/api/contacts', { firstName, lastName: 'X' })).json());
+    }
+    const beforeDeletes = (await catchUp(token, undefined, 50)).position;
+    server().clock.set('2026-03-02T00:00:00.000Z');
+    await call(admin, 'DELETE', `/api/contacts/${made[0]?.id}`);
+    const afterFirstDelete = (await catchUp(token, beforeDeletes, 50)).position;
+    // 91 days later, a second deletion; then the retention (90 days by default) runs.
+    server().clock.set('2026-06-01T00:00:00.000Z');
+    await call(admin, 'DELETE', `/api/contacts/${made[1]?.id}`);
+    const pruned = await pruneExpired(server().database, { now: server().clock.now() });
+    expect(pruned.contactTombstones).toBe(1);
+
+    // A position from before the pruned deletion would silently miss it: 410 resync_required.
+    const stale = await call(token, 'GET', `/api/contacts/changes?cursor=${beforeDeletes}`);
+    expect(stale.statusCode).toBe(410);
+    expect(stale.headers['content-type']).toContain('application/problem+json');
+    expect(stale.json()).toMatchObject({
+      type: 'urn:followup:problem:resync_required',
+      status: 410,
+      code: 'resync_required',
+    });
+    const staleSince = await call(
+      token,
+      'GET',
+      '/api/contacts/changes?updatedSince=2026-03-01T00:00:00Z',
+    );
+    expect(staleSince.statusCode).toBe(410);
+    expect(staleSince.json().code).toBe('resync_required');
+
+    // A position after it, or a time after the cutoff, goes on as before.
+    expect((await feed(token, `cursor=${afterFirstDelete}`)).changes.map(describeChange)).toEqual([
+      `deleted ${made[1]?.id}`,
+    ]);
+    expect(
+      (await feed(token, 'updatedSince=2026-03-03T00:00:00Z')).changes.map(describeChange),
+    ).toEqual([`deleted ${made[1]?.id}`]);
+    // A sync from the start (what a client told to resync does) works and no longer has the
+    // pruned tombstone; the contact it deleted is simply absent.
+    const resync = await catchUp(token, undefined, 2);
+    expect(resync.changes.map(describeChange)).toEqual(['changed Kept', `deleted ${made[1]?.id}`]);
+    expect((await feed(token, `cursor=${resync.position}`)).changes).toEqual([]);
+    // The horizon only moves forward: a prune that finds nothing leaves it.
+    expect(
+      (await pruneExpired(server().database, { now: server().clock.now() })).contactTombstones,
+    ).toBe(0);
+    expect(
+      (await call(token, 'GET', `/api/contacts/changes?cursor=${beforeDeletes}`)).statusCode,
+    ).toBe(410);
   });
 
   it('needs contacts.read', async () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
+import { CONTACTS_FEED } from '../retention/retention.js';
 import type { Database } from '../storage/database.js';
 import { timestampParameter } from './keyset-list.js';
 import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
@@ -36,6 +37,20 @@ function invalidCursor(message: string): ProblemError {
   });
 }
 
+/**
+ * @internal The change feed's answer to a position from before its horizon: tombstones after it
+ * were pruned, so continuing would silently miss those deletions.
+ */
+export function resyncRequired(): ProblemError {
+  return new ProblemError({
+    status: 410,
+    code: 'resync_required',
+    detail:
+      'Deletions after this position are past the retention of the change feed and were pruned: ' +
+      'sync again from the start (without cursor or updatedSince) and replace your copy.',
+  });
+}
+
 interface ChangeRow extends Record<string, unknown> {
   change_seq: string | number | bigint;
 }
@@ -64,11 +79,14 @@ export function contactChangesRoute(
           'Each change is changed (created or updated: the contact as it is now) or deleted. ' +
           'Keep the cursor of the last change applied (or nextCursor) and pass it back as cursor ' +
           'to continue, now or later: every later change comes exactly once, deletions included. ' +
-          'Without a cursor the walk starts at the beginning, or at updatedSince.',
+          'Without a cursor the walk starts at the beginning, or at updatedSince. Tombstones of ' +
+          'deletions are kept for the tombstone retention (90 days by default): a cursor or ' +
+          'updatedSince from before the pruned ones is answered 410 resync_required, and the ' +
+          'client syncs again from the start.',
         tags: ['Contacts'],
         security: [{ bearerAuth: [] }],
         querystring: query,
-        response: { 200: contactChangeListSchema, ...problemResponses(400, 401, 403, 429) },
+        response: { 200: contactChangeListSchema, ...problemResponses(400, 401, 403, 410, 429) },
       },
     },
     async (request) => {
@@ -118,6 +136,24 @@ export function contactChangesRoute(
          ORDER BY change_seq LIMIT $2`,
         params,
       );
+      // Read after the page: a prune that committed before the page's read is seen here, so a
+      // page that lacks pruned tombstones is never answered.
+      if (cursor !== undefined || updatedSince !== undefined) {
+        const { rows: horizons } = await database.query<{ seq: string; before: string }>(
+          `SELECT pruned_through_seq::text AS seq, pruned_before AS before
+             FROM change_feed_horizons WHERE feed = $1`,
+          [CONTACTS_FEED],
+        );
+        const horizon = horizons[0];
+        if (
+          horizon !== undefined &&
+          (cursor !== undefined
+            ? BigInt(after) < BigInt(horizon.seq)
+            : Date.parse(updatedSince as string) < Date.parse(horizon.before))
+        ) {
+          throw resyncRequired();
+        }
+      }
       const page = rows.slice(0, limit);
       const changes = page.map((row) =>
         row.deleted_at === null

@@ -16,6 +16,7 @@ const allVersions = migrations.map((migration) => migration.version);
 const tables = [
   'audit_entries',
   'campaigns',
+  'change_feed_horizons',
   'contact_tombstones',
   'contacts',
   'deals',

@@ -9,6 +9,7 @@ import { eventFeed } from './0008-event-feed.js';
 import { tokenManagement } from './0009-token-management.js';
 import { deliveryHygiene } from './0018-delivery-hygiene.js';
 import { webFlashes } from './0019-web-flashes.js';
+import { tombstoneRetention } from './0021-tombstone-retention.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'token-management', sql: tokenManagement },
   { version: 18, name: 'delivery-hygiene', sql: deliveryHygiene },
   { version: 19, name: 'web-flashes', sql: webFlashes },
+  { version: 21, name: 'tombstone-retention', sql: tombstoneRetention },
 ];
