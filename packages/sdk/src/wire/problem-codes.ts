@@ -95,6 +95,11 @@ export const PROBLEM_CODES = Object.freeze({
   idempotency_conflict: code(409, 'any'),
   /** The first request with this Idempotency-Key is still running; retry after Retry-After. */
   idempotency_in_progress: code(409, 'any'),
+  /**
+   * Change sync: the position (a `cursor`, or `updatedSince`) is older than tombstones the
+   * server's retention pruned; sync again from the start and replace the copy.
+   */
+  resync_required: code(410, 'any'),
   /** The body is larger than 1 MiB. */
   payload_too_large: code(413, 'any'),
   /** A path segment is too long. */
