@@ -219,6 +219,7 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
       ['invite-user', '/users/invite'],
       ['webhook-endpoints', '/webhook-endpoints'],
       ['add-endpoint', '/webhook-endpoints/new'],
+      ['webhook-endpoint', '/webhook-endpoints/we_xss'],
       ['remove-endpoint', '/webhook-endpoints/we_xss/remove'],
       ['deliveries', '/deliveries'],
       ['delivery', '/deliveries/dlv_xss'],

@@ -21,15 +21,20 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; 
 .site-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0;
   padding: 0; }
 .site-nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-.account { margin-left: auto; display: flex; align-items: center; gap: .75rem; color: var(--muted); }
+.account { margin-left: auto; display: flex; align-items: center; justify-content: flex-end;
+  gap: .75rem; color: var(--muted); flex: 1 1 0; min-width: 14rem; max-width: 100%; }
+.who { display: flex; min-width: 0; gap: .25rem; white-space: nowrap; }
+.who-name { overflow: hidden; text-overflow: ellipsis; min-width: 2rem; }
+.who-role { flex: none; }
+.account form { flex: none; }
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
-h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line);
   vertical-align: top; overflow-wrap: anywhere; }
 form.stacked { display: grid; gap: .75rem; max-width: 26rem; }
 label { display: grid; gap: .25rem; font-weight: 600; }
-input, select, textarea { font: inherit; padding: .45rem .55rem; border: 1px solid #6e7781;
+input, select, textarea { font: inherit; font-weight: 400; padding: .45rem .55rem; border: 1px solid #6e7781;
   border-radius: 4px; color: var(--ink); background: var(--bg); }
 button, .button { font: inherit; padding: .45rem .9rem; border-radius: 4px; cursor: pointer;
   border: 1px solid var(--accent); background: var(--accent); color: #ffffff;

@@ -45,7 +45,7 @@ export const layoutTemplate = defineTemplate<
 </ul>
 </nav>
 <div class="account">
-<span><%= it.signedIn.name || it.signedIn.email %> (<%= it.signedIn.role %>)</span>
+<% const who = it.signedIn.name || it.signedIn.email; %><span class="who" title="<%= who %> (<%= it.signedIn.role %>)"><span class="who-name"><%= who %></span> <span class="who-role">(<%= it.signedIn.role %>)</span></span>
 <form method="post" action="/signout">
 <input type="hidden" name="_csrf" value="<%= it.signedIn.csrfToken %>">
 <button type="submit" class="secondary">Sign out</button>

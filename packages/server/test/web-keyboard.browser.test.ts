@@ -1,0 +1,325 @@
+// Every page of the web application with the keyboard alone, in headless Chromium (see
+// test/support/browser.ts): Tab reaches every link, button and field in the order of the
+// document, each one shows a focus ring (an outline or a box shadow it does not have unfocused),
+// the skip link takes focus to the page's content, and each form with a field submits on Enter.
+// Screenshots with the focus ring showing: test-output/screenshots/keyboard-*.png.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliveryStore } from '../src/delivery/deliveries.js';
+import { createEndpointStore } from '../src/delivery/webhook-endpoints.js';
+import { createIdGenerator } from '../src/ids.js';
+import { recordOutboxEvent } from '../src/outbox/outbox.js';
+import { createAccountStore } from '../src/tokens/account-store.js';
+import { inviteUser } from '../src/users/user-actions.js';
+import {
+  type BrowserServer,
+  browserAvailable,
+  createTestUser,
+  saveScreenshot,
+  seriousViolations,
+  signIn,
+  startBrowserServer,
+  useBrowser,
+} from './support/browser.js';
+
+/** What the page does when its controls are tabbed through. */
+interface TabWalk {
+  /** The controls Tab should reach, in the order of the document. */
+  expected: string[];
+  /** The controls Tab reached, one per press. */
+  reached: string[];
+  /** The controls that showed no focus ring when reached. */
+  unringed: string[];
+}
+
+// Marks every control a keyboard user can reach (in document order), with how it looks
+// unfocused; a string, as it runs in the page, where the DOM's types are.
+const markControls = `(() => {
+  const selector = 'a[href], button, input, select, textarea, [tabindex]';
+  const controls = [...document.querySelectorAll(selector)].filter((element) => {
+    if (element.matches('[tabindex="-1"], [disabled], input[type="hidden"]')) return false;
+    if (element.closest('[hidden]')) return false;
+    const style = getComputedStyle(element);
+    return style.display !== 'none' && style.visibility !== 'hidden' && element.getClientRects().length > 0;
+  });
+  document.activeElement?.blur?.();
+  return controls.map((element, index) => {
+    const style = getComputedStyle(element);
+    element.dataset.keyboardIndex = String(index);
+    element.dataset.keyboardRing = style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.boxShadow;
+    const text = (element.getAttribute('aria-label') || element.textContent || element.id || element.name || '').trim();
+    return index + ' ' + element.tagName + ' ' + text.slice(0, 40);
+  });
+})()`;
+
+// The focused control, and whether its focus ring differs from how it looked unfocused.
+const focusedControl = `(() => {
+  const element = document.activeElement;
+  if (!element || !element.dataset || element.dataset.keyboardIndex === undefined) {
+    return { name: 'outside: ' + (element ? element.tagName : 'none'), ringed: false };
+  }
+  const style = getComputedStyle(element);
+  const ring = style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.boxShadow;
+  const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+  const text = (element.getAttribute('aria-label') || element.textContent || element.id || element.name || '').trim();
+  return {
+    name: element.dataset.keyboardIndex + ' ' + element.tagName + ' ' + text.slice(0, 40),
+    ringed: ring !== element.dataset.keyboardRing && (outlined || style.boxShadow !== 'none'),
+  };
+})()`;
+
+async function tabThrough(page: Page): Promise<TabWalk> {
+  const expected = await page.evaluate<string[]>(markControls);
+  const reached: string[] = [];
+  const unringed: string[] = [];
+  for (let press = 0; press < expected.length; press++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<{ name: string; ringed: boolean }>(focusedControl);
+    reached.push(focused.name);
+    if (!focused.ringed) unringed.push(focused.name);
+  }
+  return { expected, reached, unringed };
+}
+
+// The forms of the page's content that have a field to type in: the action, method and the
+// selector of their first such field.
+const formsWithFields = `(() => [...document.querySelectorAll('main form')].flatMap((form, index) => {
+  const field = form.querySelector('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([hidden])');
+  // getAttribute: a field named "action" hides the form's own action property.
+  const action = new URL(form.getAttribute('action') || location.href, location.href).href;
+  const method = (form.getAttribute('method') || 'get').toUpperCase();
+  return field ? [{ index, action, method }] : [];
+}))()`;
+
+// Fills the required fields of a form with values it accepts.
+function fillRequired(index: number): string {
+  return `(() => {
+    const form = document.querySelectorAll('main form')[${index}];
+    for (const field of form.querySelectorAll('input[required], input[type=password]')) {
+      if (field.value) continue;
+      field.value = field.type === 'email' ? 'keyboard-' + Date.now() + '@example.com'
+        : field.type === 'url' ? 'https://keyboard.example.com/hooks'
+        : field.type === 'number' ? '1'
+        : field.type === 'password' ? 'a long keyboard password'
+        : field.name === 'since' ? '2026-03-01T00:00:00Z'
+        : 'keyboard';
+    }
+    form.querySelector('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([hidden])').focus();
+  })()`;
+}
+
+describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout: 300_000 }, () => {
+  const browser = useBrowser();
+  let server: BrowserServer;
+  const longName = 'Maximiliana Alexandrina Wolfeschlegelsteinhausenbergerdorff-Featherstonehaugh';
+
+  beforeAll(async () => {
+    server = await startBrowserServer({
+      rateLimit: false,
+      ehrWebhookSecrets: { athenahealth: 'athena-secret' },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function newPage(width = 1280): Promise<Page> {
+    const context = await browser().newContext({ viewport: { width, height: 800 } });
+    return context.newPage();
+  }
+
+  // Tabs through the page as it is, checks order and rings, uses the skip link, and saves a
+  // screenshot with the focus ring on the first control of the content.
+  async function checkKeyboard(page: Page, name: string): Promise<void> {
+    const walk = await tabThrough(page);
+    expect(walk.expected.length, name).toBeGreaterThan(0);
+    expect(walk.reached, `${name}: Tab order`).toEqual(walk.expected);
+    expect(walk.unringed, `${name}: no focus ring`).toEqual([]);
+
+    // Past the last control Tab leaves the document and comes back to its first stop, the skip
+    // link, which moves focus into the content.
+    if (walk.expected[0]?.includes('Skip to content')) {
+      let skip = '';
+      for (let press = 0; press < 3 && !skip.includes('Skip to content'); press++) {
+        await page.keyboard.press('Tab');
+        skip = (await page.evaluate<{ name: string }>(focusedControl)).name;
+      }
+      expect(skip, name).toContain('Skip to content');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate<{ inMain: boolean; mainHasControls: boolean }>(`({
+        inMain: document.querySelector('main').contains(document.activeElement),
+        mainHasControls: document.querySelector('main [data-keyboard-index]') !== null,
+      })`);
+      expect(focus.inMain, `${name}: the skip link leads into main`).toBe(focus.mainHasControls);
+    }
+    await saveScreenshot(page, `keyboard-${name}`);
+  }
+
+  // Each form of the content with a field submits when Enter is pressed in it.
+  async function checkEnterSubmits(page: Page, name: string, path: string): Promise<void> {
+    const forms =
+      await page.evaluate<{ index: number; action: string; method: string }[]>(formsWithFields);
+    for (const form of forms) {
+      await page.goto(`${server.origin}${path}`);
+      await page.evaluate(fillRequired(form.index));
+      const sent = page.waitForRequest(
+        (request) =>
+          request.method() === form.method &&
+          request.url().split('?')[0] === form.action.split('?')[0],
+        { timeout: 10_000 },
+      );
+      const loaded = page.waitForEvent('load');
+      await page.keyboard.press('Enter');
+      const request = await sent.catch(() => undefined);
+      expect(request && `${form.method} ${form.action}`, name).toBe(
+        `${form.method} ${form.action}`,
+      );
+      await loaded;
+    }
+  }
+
+  it('reaches every control of every page in order, with a visible focus, and submits forms on Enter', async () => {
+    const newId = createIdGenerator({ now: () => server.clock.now() });
+    const accounts = createAccountStore({ database: server.database, clock: server.clock, newId });
+    const account = await accounts.createAccount({ name: 'crm sync', role: 'AGENT' });
+    const token = await accounts.issueToken({ accountId: account.id, label: 'ci deploy' });
+    const endpoints = createEndpointStore({
+      database: server.database,
+      clock: server.clock,
+      newId,
+    });
+    const endpoint = await endpoints.add({ url: 'https://crm.example.com/hooks' });
+    await recordOutboxEvent(
+      server.database,
+      { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
+      { clock: server.clock, newId },
+    );
+    const [delivery] = await createDeliveryStore({
+      database: server.database,
+      clock: server.clock,
+      newId,
+    }).list();
+    // What the delivery worker does to an endpoint that answered 410 Gone.
+    await server.database.query(
+      `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'gone',
+         failing_since = $2 WHERE id = $1`,
+      [endpoint.id, new Date(server.clock.now())],
+    );
+    const receipt = await fetch(`${server.origin}/api/ehr/webhooks/athenahealth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature': 'sha256=00' },
+      body: '{"event":"patient.updated"}',
+    });
+    expect(receipt.status).toBe(401);
+    const { rows } = await server.database.query<{ id: string }>(
+      'SELECT id FROM ehr_receipts LIMIT 1',
+    );
+    const receiptId = rows[0]?.id as string;
+
+    // Signed out: the sign-in page, and a sign-in link's Choose a password.
+    const signedOut = await newPage();
+    await signedOut.goto(`${server.origin}/signin`);
+    await checkKeyboard(signedOut, 'signin');
+    const invitation = await inviteUser(
+      { database: server.database, clock: server.clock, newId, actor: { type: 'operator' } },
+      { email: 'keyboard-invite@example.com', role: 'READONLY', publicUrl: server.origin },
+    );
+    await signedOut.goto(invitation.signInUrl);
+    await checkKeyboard(signedOut, 'choose-password');
+    await checkEnterSubmits(signedOut, 'choose-password', new URL(invitation.signInUrl).pathname);
+    await signedOut.context().close();
+
+    // Signed in as an ADMIN with a long name: every page of the console.
+    const page = await newPage();
+    const admin = await createTestUser(server, 'ADMIN', { name: longName });
+    await signIn(page, server, admin);
+    const pages: [string, string][] = [
+      ['home', '/'],
+      ['service-accounts', '/service-accounts'],
+      ['create-service-account', '/service-accounts/new'],
+      ['service-account', `/service-accounts/${account.id}`],
+      ['revoke-token', `/service-accounts/${account.id}/tokens/${token.id}/revoke`],
+      ['roll-token', `/service-accounts/${account.id}/tokens/${token.id}/roll`],
+      ['users', '/users'],
+      ['invite-user', '/users/invite'],
+      ['webhook-endpoints', '/webhook-endpoints'],
+      ['webhook-endpoint', `/webhook-endpoints/${endpoint.id}`],
+      ['add-endpoint', '/webhook-endpoints/new'],
+      ['remove-endpoint', `/webhook-endpoints/${endpoint.id}/remove`],
+      ['deliveries', '/deliveries'],
+      ['delivery', `/deliveries/${delivery?.id}`],
+      ['ehr-receipts', '/ehr-receipts'],
+      ['ehr-receipt', `/ehr-receipts/${receiptId}`],
+      ['audit-log', '/audit-log'],
+      ['not-found', '/deliveries/dlv_missing'],
+    ];
+    for (const [name, path] of pages) {
+      await page.goto(`${server.origin}${path}`);
+      await checkKeyboard(page, name);
+      if (name === 'webhook-endpoint') expect(await seriousViolations(page), name).toEqual([]);
+      await checkEnterSubmits(page, name, path);
+    }
+
+    // The token shown once, after Issue: tabbed through as it is (a reload would not show it).
+    await page.goto(`${server.origin}/service-accounts/${account.id}`);
+    await page.getByLabel('Label').fill('shown once');
+    await page.getByLabel('Label').press('Enter');
+    await page.waitForSelector('#new-token');
+    await checkKeyboard(page, 'token-shown-once');
+
+    // The header with a long name: cut with an ellipsis, the whole name in its title, on a
+    // wide and a narrow screen alike, never wider than the screen.
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${server.origin}/`);
+      await saveScreenshot(page, `header-long-name-${width}`);
+      const header = await page.evaluate<{
+        cut: boolean;
+        title: string | null;
+        text: string;
+        overflow: boolean;
+      }>(`(() => {
+        const name = document.querySelector('.who-name');
+        return {
+          cut: name.scrollWidth > name.clientWidth,
+          title: document.querySelector('.who').getAttribute('title'),
+          text: name.textContent,
+          overflow: document.documentElement.scrollWidth > window.innerWidth,
+        };
+      })()`);
+      expect(header, `${width}`).toEqual({
+        cut: true,
+        title: `${longName} (ADMIN)`,
+        text: longName,
+        overflow: false,
+      });
+    }
+    await page.context().close();
+
+    // A role without the capability: the 403 page.
+    const manager = await newPage();
+    await signIn(manager, server, 'MANAGER');
+    const forbidden = await manager.goto(`${server.origin}/service-accounts`);
+    expect(forbidden?.status()).toBe(403);
+    await checkKeyboard(manager, 'forbidden');
+    await manager.context().close();
+
+    // Too many failed sign-ins: the 429 page.
+    const throttled = await newPage();
+    const user = await createTestUser(server, 'READONLY');
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await throttled.goto(`${server.origin}/signin`);
+      await throttled.getByLabel('Email').fill(user.email);
+      await throttled.getByLabel('Password').fill(`wrong password ${attempt}`);
+      const loaded = throttled.waitForEvent('load');
+      await throttled.getByLabel('Password').press('Enter');
+      await loaded;
+    }
+    expect(await throttled.getByRole('heading', { name: 'Too many attempts' }).isVisible()).toBe(
+      true,
+    );
+    await checkKeyboard(throttled, 'too-many-attempts');
+    await throttled.context().close();
+  });
+});
