@@ -31,7 +31,10 @@ export const DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS = 4 * 24 * 60 * 60 * 1000;
  */
 export type WebhookEventOfKind<Kind extends WebhookEventKind> = Extract<
   KnownWebhookEvent,
-  { event: Kind }
+  {
+    /** The event kind. */
+    event: Kind;
+  }
 >;
 
 /**
