@@ -151,6 +151,15 @@ export function toProblem(error: unknown): ProblemError {
         'The request contains text that cannot be stored (a NUL character or an unpaired surrogate).',
     });
   }
+  // Too many queries wait for the database already: refused at once rather than queued.
+  if (fastifyError?.code === 'database_busy') {
+    return new ProblemError({
+      status: 503,
+      code: 'unavailable',
+      detail: 'The server is saturated: too many requests wait for the database. Retry shortly.',
+      headers: { 'Retry-After': '1' },
+    });
+  }
   // PostgreSQL cancelled a statement that ran past statement_timeout: busy, not broken.
   if (fastifyError?.code === '57014') {
     return new ProblemError({
@@ -207,7 +216,9 @@ export function sendProblem(
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A saturated server says so once per request, without a stack: it is not a fault.
+    if (problem.code === 'unavailable') request.log.warn({ code: problem.code }, 'request shed');
+    else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);
   });

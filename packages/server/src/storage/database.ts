@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { databaseBusyError, MAX_QUEUED_QUERIES } from './database-busy.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
 /** The rows of a query and how many rows the statement touched. */
@@ -197,20 +198,36 @@ export class PoolDatabase implements Database {
   readonly #statements = new StatementRunner();
   #closed = false;
 
-  constructor(options: { driver: DatabaseDriver; pool: pg.Pool; onClose?: () => Promise<void> }) {
+  readonly #maxQueued: number;
+
+  constructor(options: {
+    driver: DatabaseDriver;
+    pool: pg.Pool;
+    onClose?: () => Promise<void>;
+    /** The most queries waiting for a connection at once (see {@link MAX_QUEUED_QUERIES}). */
+    maxQueuedQueries?: number;
+  }) {
     this.driver = options.driver;
     this.#pool = options.pool;
     this.#onClose = options.onClose ?? (async () => {});
+    this.#maxQueued = options.maxQueuedQueries ?? MAX_QUEUED_QUERIES;
+  }
+
+  // Every connection busy and too many waiting already: refused now rather than queued forever.
+  #refuseWhenSaturated(): void {
+    if (this.#pool.waitingCount >= this.#maxQueued) throw databaseBusyError();
   }
 
   async query<Row = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
+    this.#refuseWhenSaturated();
     return this.#statements.run<Row>(this.#pool, sql, params, true);
   }
 
   async transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
+    this.#refuseWhenSaturated();
     const client = await this.#pool.connect();
     let broken: Error | undefined;
     try {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import type { Database, Queryable, QueryResult } from './database.js';
+import { databaseBusyError, MAX_QUEUED_QUERIES } from './database-busy.js';
 import { keepDirectoryPrivate } from './private-files.js';
 import { type RowDecoder, rowDecoder } from './row-decoder.js';
 import {
@@ -22,6 +23,12 @@ export interface PGliteDatabaseOptions {
    * one the database lives in memory and is gone at `close()` (what tests use).
    */
   dataDir?: string;
+  /**
+   * The most queries and transactions that may wait for the one backend at once (beside the one
+   * running); past it they
+   * fail at once with `database_busy` (503 for a request). Defaults to {@link MAX_QUEUED_QUERIES}.
+   */
+  maxQueuedQueries?: number;
 }
 
 /** Named statements kept prepared at once; the least recently used one is closed beyond. */
@@ -147,18 +154,29 @@ class PGliteDatabase implements Database {
   readonly #statements = new Map<string, PreparedStatement>();
   readonly #toClose: string[] = [];
   #turn: Promise<unknown> = Promise.resolve();
+  readonly #maxQueued: number;
+  #queued = 0;
   #nextName = 0;
   #inTransaction = false;
   #closed = false;
 
-  constructor(pglite: PGlite, onClose: () => Promise<void>) {
+  constructor(pglite: PGlite, onClose: () => Promise<void>, maxQueued: number) {
     this.#pglite = pglite;
     this.#onClose = onClose;
+    this.#maxQueued = maxQueued;
   }
 
-  /** Runs `work` once every earlier query and transaction is done. */
-  #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#turn.then(work);
+  /**
+   * Runs `work` once every earlier query and transaction is done; refused at once with
+   * `database_busy` when too many wait already (closing always waits its turn).
+   */
+  #exclusive<T>(work: () => Promise<T>, bounded = true): Promise<T> {
+    // One of them runs; the others wait.
+    if (bounded && this.#queued > this.#maxQueued) return Promise.reject(databaseBusyError());
+    this.#queued++;
+    const result = this.#turn.then(work).finally(() => {
+      this.#queued--;
+    });
     this.#turn = result.catch(() => {});
     return result;
   }
@@ -279,7 +297,7 @@ class PGliteDatabase implements Database {
       if (this.#closed) return;
       this.#closed = true;
       await this.#onClose();
-    });
+    }, false);
   }
 }
 
@@ -326,12 +344,17 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
     await lock?.release();
     throw error;
   }
-  return new PGliteDatabase(pglite, async () => {
-    try {
-      await pglite.close();
-    } finally {
-      stopGuarding?.();
-      await lock?.release();
-    }
-  });
+  const maxQueued = options.maxQueuedQueries ?? MAX_QUEUED_QUERIES;
+  return new PGliteDatabase(
+    pglite,
+    async () => {
+      try {
+        await pglite.close();
+      } finally {
+        stopGuarding?.();
+        await lock?.release();
+      }
+    },
+    maxQueued,
+  );
 }

@@ -14,6 +14,12 @@ export interface PostgresDatabaseOptions {
   /** Most connections held at once; defaults to 10. */
   maxConnections?: number;
   /**
+   * The most queries and transactions that may wait for a free connection at once; past it they
+   * fail at once with `database_busy` (503 for a request). Defaults to 256
+   * (`MAX_QUEUED_QUERIES`).
+   */
+  maxQueuedQueries?: number;
+  /**
    * The longest one statement may run, in milliseconds, before PostgreSQL cancels it
    * (`statement_timeout`); a request whose query is cancelled answers 503 `query_timeout`.
    * Defaults to {@link DEFAULT_STATEMENT_TIMEOUT_MS}; 0 for none. Migrations run without it.
@@ -84,5 +90,11 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
       cause: error,
     });
   }
-  return new PoolDatabase({ driver: 'postgres', pool });
+  return new PoolDatabase({
+    driver: 'postgres',
+    pool,
+    ...(options.maxQueuedQueries === undefined
+      ? {}
+      : { maxQueuedQueries: options.maxQueuedQueries }),
+  });
 }
