@@ -449,8 +449,11 @@ async function fingerprint(tables: { name: string; changedAt: string | undefined
     ({ name, changedAt }) =>
       `(SELECT count(*)::text${changedAt ? ` || '/' || coalesce(max(${changedAt})::text, '')` : ''} FROM ${name}) AS "${name}"`,
   );
+  // A parameter, so that the embedded database prepares it once instead of parsing and planning
+  // its many subqueries after every request (6 ms → 1.8 ms a check there).
   const { rows } = await server().database.query<Record<string, string>>(
-    `SELECT ${columns.join(', ')}`,
+    `SELECT ${columns.join(', ')} WHERE $1::int = 1`,
+    [1],
   );
   return rows[0] ?? {};
 }
@@ -499,6 +502,7 @@ describe('hostile input', () => {
     let before = await fingerprint(tables);
     let fingerprintMs = 0;
     let injectMs = 0;
+    const runStarted = performance.now();
     await fc.assert(
       fc.asyncProperty(requestArbitrary(credentials), async (request) => {
         clock.advance(1); // so that an update, if one slipped through, moves updated_at
@@ -555,12 +559,9 @@ describe('hostile input', () => {
           const after = await fingerprint(tables);
           fingerprintMs += performance.now() - fingerprintStarted;
           if (response.statusCode >= 400) {
-            // An EHR webhook records a receipt whatever its verdict, as the interface says, with
-            // its ehr.receipt.recorded event.
-            const recorded = url.startsWith('/api/ehr/webhooks/') ? ['outbox_events'] : [];
-            const changed = Object.keys(after).filter(
-              (table) => after[table] !== before[table] && !recorded.includes(table),
-            );
+            // An EHR webhook records a receipt whatever its verdict, as the interface says (an
+            // exempt table), and nothing else: no event for a request that was refused.
+            const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
             expect(changed, where).toEqual([]);
           }
           before = after;
@@ -570,7 +571,7 @@ describe('hostile input', () => {
     );
 
     console.info(
-      `hostile input, seed ${seed}: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}; ${(injectMs / 1000).toFixed(1)} s in requests, ${(fingerprintMs / 1000).toFixed(1)} s checking the database`,
+      `hostile input, seed ${seed}: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}; ${(injectMs / 1000).toFixed(1)} s in requests, ${(fingerprintMs / 1000).toFixed(1)} s checking the database, ${((performance.now() - runStarted - injectMs - fingerprintMs) / 1000).toFixed(1)} s generating`,
     );
     expect(sent).toBeGreaterThanOrEqual(runs * 0.98);
     // The run reached past validation: some requests succeeded, most were refused.
