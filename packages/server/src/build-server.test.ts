@@ -22,10 +22,10 @@ describe('buildServer', () => {
            CONSTRAINT = 'contacts_email_key'; END $$`,
         );
       });
-      app.get('/test/teapot', async () => {
+      app.get('/test/slow-down', async () => {
         throw new ProblemError({
-          status: 418,
-          code: 'teapot',
+          status: 429,
+          code: 'rate_limited',
           detail: 'Short and stout.',
           headers: { 'Retry-After': '7' },
         });
@@ -66,16 +66,16 @@ describe('buildServer', () => {
   });
 
   it('sends a thrown ProblemError with its status, code and headers', async () => {
-    const response = await server().app.inject({ method: 'GET', url: '/test/teapot' });
-    expect(response.statusCode).toBe(418);
+    const response = await server().app.inject({ method: 'GET', url: '/test/slow-down' });
+    expect(response.statusCode).toBe(429);
     expect(response.headers['retry-after']).toBe('7');
     expect(response.headers['x-request-id']).toMatch(/^req_/);
     expect(response.json()).toMatchObject({
-      type: 'urn:followup:problem:teapot',
-      title: "I'm a Teapot",
-      status: 418,
+      type: 'urn:followup:problem:rate_limited',
+      title: 'Too Many Requests',
+      status: 429,
       detail: 'Short and stout.',
-      code: 'teapot',
+      code: 'rate_limited',
     });
   });
 

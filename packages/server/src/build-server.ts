@@ -1,3 +1,4 @@
+import { BODY_LIMIT_BYTES as WIRE_BODY_LIMIT_BYTES } from '@followup/sdk';
 import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -56,7 +57,7 @@ import { webApp } from './web/web-app.js';
 import { installWebSessions } from './web/web-sessions.js';
 
 /** The largest request body accepted: 1 MiB. Larger bodies get 413 `payload_too_large`. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_LIMIT_BYTES: number = WIRE_BODY_LIMIT_BYTES;
 
 /** Options of {@link buildServer}. */
 export interface BuildServerOptions {

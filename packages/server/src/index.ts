@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+/** The header the inbox webhook's shared secret comes in (the SDK's wire contract). */
+export { INBOX_SECRET_HEADER } from '@followup/sdk';
 export {
   type AuditActor,
   type AuditDependencies,
@@ -85,7 +87,6 @@ export {
   MAX_REJECTED_BODY_BYTES,
   type ReceiptVerdict,
 } from './routes/ehr-webhooks.js';
-export { INBOX_SECRET_HEADER } from './routes/inbox.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-query.js';
 export { CONTRACT_SECRET_HEADERS, secretHeaderNames } from './secret-headers.js';
 export {

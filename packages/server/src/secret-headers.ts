@@ -1,21 +1,13 @@
-import { SIGNATURE_HEADER, type VendorProfile, vendorProfiles } from '@followup/webhooks';
-import { INBOX_SECRET_HEADER } from './routes/inbox.js';
+import { SECRET_HEADERS } from '@followup/sdk';
+import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 
 /**
  * The request and response headers of the interface that carry a credential, a session or a
  * signature, lower-case: bearer tokens, cookies, the CSRF token, the inbox webhook's shared
- * secret, and the signatures of our outbound webhooks (ours and Standard Webhooks').
+ * secret, and the signatures of our outbound webhooks (ours and Standard Webhooks'). The SDK's
+ * `SECRET_HEADERS`, the wire contract's one list.
  */
-export const CONTRACT_SECRET_HEADERS: readonly string[] = Object.freeze([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-csrf-token',
-  INBOX_SECRET_HEADER,
-  SIGNATURE_HEADER.toLowerCase(),
-  'webhook-signature',
-]);
+export const CONTRACT_SECRET_HEADERS: readonly string[] = SECRET_HEADERS;
 
 /**
  * Every secret-bearing header name, lower-case: {@link CONTRACT_SECRET_HEADERS} and the signature

@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
@@ -160,6 +161,17 @@ interface AuditRow {
   metadata: Record<string, unknown>;
 }
 
+/** A page size: 1 to the list maximum (200), the default (50) when not given. */
+function checkedLimit(limit: number = LIST_LIMITS.defaultLimit): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMITS.maxLimit) {
+    throw new FollowUpServerError({
+      code: 'invalid_limit',
+      message: `limit must be an integer from 1 to ${LIST_LIMITS.maxLimit}.`,
+    });
+  }
+  return limit;
+}
+
 /**
  * Reads one page of the audit log, oldest first. Walk it by passing each page's `nextCursor` back
  * until it is `null`: every entry comes exactly once, even while new entries are written (they
@@ -180,13 +192,7 @@ export async function listAuditEntries(
   database: Queryable,
   options: ListAuditEntriesOptions = {},
 ): Promise<AuditPage> {
-  const limit = options.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-    throw new FollowUpServerError({
-      code: 'invalid_limit',
-      message: 'limit must be an integer from 1 to 200.',
-    });
-  }
+  const limit = checkedLimit(options.limit);
   let after = '0';
   if (options.cursor !== undefined) {
     const seq = decodeAuditCursor(options.cursor);
@@ -245,13 +251,7 @@ export async function listAuditEntriesNewestFirst(
   database: Queryable,
   options: ListRecentAuditEntriesOptions = {},
 ): Promise<AuditPage> {
-  const limit = options.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-    throw new FollowUpServerError({
-      code: 'invalid_limit',
-      message: 'limit must be an integer from 1 to 200.',
-    });
-  }
+  const limit = checkedLimit(options.limit);
   let before: string | null = null;
   if (options.cursor !== undefined) {
     const text = /^[A-Za-z0-9_-]{1,80}$/.test(options.cursor)

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { isProblemCode, PROBLEM_CODES, type ProblemCode } from '@followup/sdk';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +171,28 @@ describe('operationIdOf', () => {
     expect(operationIdOf('DELETE', '/api/deliveries/{id}')).toBe('deleteDelivery');
     expect(operationIdOf('POST', '/api/contacts/batch')).toBe('postApiContactsBatch');
     expect(operationIdOf('GET', '/api/ehr/webhooks/{ehr}')).toBe('getApiEhrWebhooksEhr');
+  });
+});
+
+describe('the problem codes of the published OpenAPI document', () => {
+  const server = useTestServer();
+
+  it('are codes of the wire contract (the SDK’s PROBLEM_CODES), each under its own status', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/openapi.json' });
+    const document = response.json() as Json;
+    let named = 0;
+    for (const item of Object.values(document.paths as Record<string, Json>)) {
+      for (const operation of Object.values(item)) {
+        for (const [status, answer] of Object.entries((operation.responses ?? {}) as Json)) {
+          const listed = /^Problem codes: (.+)$/.exec(String(answer.description))?.[1];
+          for (const code of listed?.split(', ') ?? []) {
+            named += 1;
+            expect(isProblemCode(code), code).toBe(true);
+            expect(PROBLEM_CODES[code as ProblemCode].status, code).toBe(Number(status));
+          }
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(100);
   });
 });

@@ -1,3 +1,4 @@
+import { problemCodesOf } from '@followup/sdk';
 import { vendorProfiles } from '@followup/webhooks';
 
 /**
@@ -17,28 +18,6 @@ type Operation = Json & {
 
 /** What authenticates an operation, which decides the problem codes it can answer. */
 type Context = 'bearer' | 'inbox' | 'ehr' | 'public';
-
-/**
- * The problem codes each status can carry, by what authenticates the route. The list the SDK's
- * status-to-error map and the server's problem catalogue share.
- */
-const problemCodes: Record<number, Partial<Record<Context | 'any', readonly string[]>>> = {
-  400: { any: ['validation_failed', 'invalid_json', 'bad_request'] },
-  401: {
-    bearer: ['token_missing', 'token_invalid', 'token_expired', 'token_revoked'],
-    inbox: ['webhook_secret_invalid'],
-    ehr: ['signature_invalid'],
-  },
-  403: { any: ['forbidden', 'csrf_invalid'] },
-  404: { any: ['not_found'], ehr: ['unknown_vendor'] },
-  409: { any: ['conflict', 'idempotency_conflict', 'idempotency_in_progress'] },
-  410: { any: ['resync_required'] },
-  413: { any: ['payload_too_large'] },
-  415: { any: ['unsupported_media_type'] },
-  429: { any: ['rate_limited'] },
-  501: { any: ['vendor_not_supported'] },
-  503: { any: ['unavailable'] },
-};
 
 const successDescriptions: Record<string, string> = {
   '200': 'OK',
@@ -201,8 +180,8 @@ export function polishDocument(
           }
           continue;
         }
-        const byContext = problemCodes[code];
-        const codes = byContext?.[context] ?? byContext?.any ?? [];
+        // The codes come from the SDK's wire contract (PROBLEM_CODES), by what authenticates it.
+        const codes = problemCodesOf(code, context === 'public' ? 'any' : context);
         const explained =
           response.description &&
           response.description !== 'Default Response' &&

@@ -1,28 +1,18 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { problemResponseSchema } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openApiWebhooks } from '../events/event-types.js';
 import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
 
-const PROBLEM_DESCRIPTION = 'RFC 9457 problem details (application/problem+json)';
-
-/** @internal The body of every error response, for the route schemas' documentation. */
-export const problemSchema = z
-  .object({
-    type: z.string().describe('urn:followup:problem:<code>'),
-    title: z.string().describe('The HTTP status text'),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string().describe('Machine-readable, such as token_expired or validation_failed'),
-    requestId: z.string().describe('Equal to the X-Request-Id response header'),
-    errors: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .describe('The invalid fields, for validation_failed'),
-  })
-  .describe(PROBLEM_DESCRIPTION);
+/**
+ * @internal The body of every error response, for the route schemas' documentation: the SDK's
+ * `problemResponseSchema`, the one shape the server sends.
+ */
+export const problemSchema = problemResponseSchema;
+const PROBLEM_DESCRIPTION = problemResponseSchema.description ?? '';
 
 /**
  * @internal Documents problem responses of a route: `{ 401: problem, 403: problem, … }`. The

@@ -1,22 +1,18 @@
 import { STATUS_CODES } from 'node:http';
+import { type ProblemCode, type ProblemResponse, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FollowUpServerError } from '../errors.js';
 
-/** One invalid field of a `validation_failed` problem. */
-export interface ProblemFieldError {
-  /** Where: the field's path in the body, query or path parameters, dot-separated. */
-  path: string;
-  /** What is wrong with it. */
-  message: string;
-}
+/** One invalid field of a `validation_failed` problem (the SDK's `problemResponseSchema`). */
+export type ProblemFieldError = NonNullable<ProblemResponse['errors']>[number];
 
 /** Options of {@link ProblemError}. */
 export interface ProblemErrorOptions {
   /** HTTP status. */
   status: number;
-  /** Machine-readable code, such as `token_expired`. */
-  code: string;
+  /** Machine-readable code, such as `token_expired`: one of the SDK's `PROBLEM_CODES`. */
+  code: ProblemCode;
   /** For people: what went wrong with this request. Never a token, a secret or a body. */
   detail: string;
   /** The invalid fields, for `validation_failed`. */
@@ -35,6 +31,8 @@ export interface ProblemErrorOptions {
  * ```
  */
 export class ProblemError extends FollowUpServerError {
+  /** Machine-readable code: one of the SDK's `PROBLEM_CODES`. */
+  declare readonly code: ProblemCode;
   /** HTTP status. */
   readonly status: number;
   /** The invalid fields, for `validation_failed`. */
@@ -51,23 +49,11 @@ export class ProblemError extends FollowUpServerError {
   }
 }
 
-/** The body of every error response (RFC 9457). */
-export interface ProblemDetails {
-  /** A URI naming the kind of problem: `urn:followup:problem:<code>`. */
-  type: string;
-  /** A short summary of the kind of problem: the HTTP status text. */
-  title: string;
-  /** HTTP status, repeated. */
-  status: number;
-  /** What went wrong with this request. */
-  detail: string;
-  /** Machine-readable code, stable across releases. */
-  code: string;
-  /** The `X-Request-Id` of the response, to quote in a support request. */
-  requestId: string;
-  /** The invalid fields, for `validation_failed`. */
-  errors?: ProblemFieldError[];
-}
+/**
+ * The body of every error response (RFC 9457): the SDK's `problemResponseSchema`, `type` being
+ * `urn:followup:problem:<code>`.
+ */
+export type ProblemDetails = ProblemResponse;
 
 function pathOf(instancePath: string | undefined, fallback: string | undefined): string {
   const path = (instancePath ?? '')
@@ -94,7 +80,7 @@ function fieldErrors(error: FastifyError): ProblemFieldError[] {
   });
 }
 
-const fastifyCodes: Record<string, { status: number; code: string; detail: string }> = {
+const fastifyCodes: Record<string, { status: number; code: ProblemCode; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     code: 'payload_too_large',
@@ -193,7 +179,7 @@ export function sendProblem(
   problem: ProblemError,
 ): FastifyReply {
   const body: ProblemDetails = {
-    type: `urn:followup:problem:${problem.code}`,
+    type: problemType(problem.code),
     title: STATUS_CODES[problem.status] ?? 'Error',
     status: problem.status,
     detail: problem.message,

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { type ProblemCode, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ProblemDetails, ProblemError, sendProblem } from './problem.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -11,7 +12,7 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  */
 export const MAX_PARAM_LENGTH = 512;
 
-const routerProblems: Record<string, { status: number; code: string; detail: string }> = {
+const routerProblems: Record<string, { status: number; code: ProblemCode; detail: string }> = {
   FST_ERR_BAD_URL: {
     status: 400,
     code: 'malformed_url',
@@ -44,7 +45,7 @@ export function routerErrorHandler(
   void sendProblem(request, reply, problem);
 }
 
-const clientProblems: Record<string, { status: number; code: string; detail: string }> = {
+const clientProblems: Record<string, { status: number; code: ProblemCode; detail: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 408,
     code: 'request_timeout',
@@ -78,7 +79,7 @@ export function createClientErrorHandler(
     this.log.info({ requestId, code, status }, 'client error');
     const title = STATUS_CODES[status] ?? 'Error';
     const body: ProblemDetails = {
-      type: `urn:followup:problem:${code}`,
+      type: problemType(code),
       title,
       status,
       detail,

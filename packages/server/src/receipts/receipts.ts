@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@followup/sdk';
 import { FollowUpServerError } from '../errors.js';
 import { secretHeaderNames } from '../secret-headers.js';
 import type { Queryable } from '../storage/database.js';
@@ -95,11 +96,14 @@ export async function listReceipts(
   database: Queryable,
   filter: ReceiptFilter = {},
 ): Promise<ReceiptSummary[]> {
-  const limit = filter.limit ?? 50;
+  const { defaultLimit, maxLimit, maxOffset } = LIST_LIMITS;
+  const limit = filter.limit ?? defaultLimit;
   const offset = filter.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid('limit is 1 to 200.');
-  if (!Number.isInteger(offset) || offset < 0 || offset > 100_000) {
-    throw invalid('offset is 0 to 100000.');
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+    throw invalid(`limit is 1 to ${maxLimit}.`);
+  }
+  if (!Number.isInteger(offset) || offset < 0 || offset > maxOffset) {
+    throw invalid(`offset is 0 to ${maxOffset}.`);
   }
   if (
     filter.verdict !== undefined &&

@@ -1,4 +1,4 @@
-import { inboxSendInputSchema } from '@followup/sdk';
+import { INBOX_SECRET_HEADER, inboxSendInputSchema } from '@followup/sdk';
 import { secretsEqual } from '@followup/webhooks';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,9 +11,6 @@ import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 import { offsetListQuery } from './list-query.js';
-
-/** The header the inbox webhook's shared secret comes in. */
-export const INBOX_SECRET_HEADER = 'x-service-webhook-secret';
 
 const messageSchema = z.object({
   id: z.string(),

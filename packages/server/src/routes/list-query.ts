@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@followup/sdk';
 import { z } from 'zod';
 import { INTEGER_PARAMETER_META } from '../plugins/openapi-document.js';
 
@@ -25,15 +26,15 @@ export function integerParameter(
     });
 }
 
-/** The most rows one list page may hold. */
-export const MAX_LIST_LIMIT = 200;
+/** The most rows one list page may hold (the SDK's `LIST_LIMITS.maxLimit`). */
+export const MAX_LIST_LIMIT: number = LIST_LIMITS.maxLimit;
 /**
  * The largest `offset` of a limit/offset list: the database reads and skips every row before
  * it, so a larger one would cost a scan of the table per request. Walk further with a cursor.
  */
-export const MAX_LIST_OFFSET = 100_000;
-/** Rows in a list page when `limit` is not given. */
-export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_OFFSET: number = LIST_LIMITS.maxOffset;
+/** Rows in a list page when `limit` is not given (the SDK's `LIST_LIMITS.defaultLimit`). */
+export const DEFAULT_LIST_LIMIT: number = LIST_LIMITS.defaultLimit;
 
 /** @internal `limit` of every list: 1 to 200, default 50. */
 export const limitParameter = integerParameter('limit', {

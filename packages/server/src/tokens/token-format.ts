@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { splitToken, TOKEN_PREFIX, TOKEN_SECRET_BYTES, TOKEN_SECRET_LENGTH } from '@followup/sdk';
 
-/** The literal prefix of every token. */
-export const TOKEN_PREFIX = 'hns_';
-
-const tokenPattern = /^hns_([A-Za-z0-9_]{1,64})\.([A-Za-z0-9_-]{43})$/;
+/** The literal prefix of every token (the SDK's wire contract). */
+export { TOKEN_PREFIX };
 
 /** The two parts of a token. */
 export interface ParsedToken {
@@ -15,7 +14,7 @@ export interface ParsedToken {
 
 /** @internal Makes a new secret: 32 random bytes as base64url. */
 export function generateSecret(random: (size: number) => Uint8Array = randomBytes): string {
-  return Buffer.from(random(32)).toString('base64url');
+  return Buffer.from(random(TOKEN_SECRET_BYTES)).toString('base64url');
 }
 
 /** @internal `hns_<accountId>.<secret>` */
@@ -33,9 +32,9 @@ export function formatToken(accountId: string, secret: string): string {
  * ```
  */
 export function parseToken(token: string): ParsedToken | undefined {
-  const match = tokenPattern.exec(token);
-  if (!match) return undefined;
-  return { accountId: match[1] as string, secret: match[2] as string };
+  const parts = splitToken(token);
+  if (parts === undefined || parts.secret.length !== TOKEN_SECRET_LENGTH) return undefined;
+  return { accountId: parts.accountId, secret: parts.secret };
 }
 
 /** @internal The SHA-256 digest of a secret: the only thing the database keeps of a token. */

@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@followup/sdk';
 import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
@@ -184,7 +185,8 @@ export async function listUsers(
   queryable: Queryable,
   options: { limit?: number; offset?: number } = {},
 ): Promise<UserInfo[]> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), 200);
+  const { defaultLimit, maxLimit } = LIST_LIMITS;
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? defaultLimit), 1), maxLimit);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const { rows } = await queryable.query<UserRow>(
     `SELECT ${userInfoColumns} FROM users u ORDER BY u.created_at, u.id LIMIT $1 OFFSET $2`,

@@ -1,13 +1,14 @@
 // A paged list page: the offset read from the query string, the rows asked for, the links to the
 // pages before and after (keeping the filters), and the table, or the empty state that says what
 // to do next. Every list of the web application but the audit log (cursor pages) is one.
+import { LIST_LIMITS } from '@followup/sdk';
 import { textField } from './page-helpers.js';
 
 /** @internal Rows per page of every list in the web application. */
 export const PAGE_SIZE = 50;
 
 /** @internal The most rows a list page may skip (deeper pages: narrow the filters). */
-export const MAX_PAGE_OFFSET = 100_000;
+export const MAX_PAGE_OFFSET: number = LIST_LIMITS.maxOffset;
 
 /** @internal The `offset` of a list page: a whole number up to {@link MAX_PAGE_OFFSET}, else 0. */
 export function offsetField(query: unknown): number {
