@@ -57,7 +57,7 @@ describe.each([
   },
   { name: 'bun', args: (url: string) => ['test/runtime-check.mjs', url] },
 ])('the built SDK under $name', ({ name, args }) => {
-  it('walks pages, maps errors to classes and keeps the token secret', async () => {
+  it('walks pages, maps errors to classes, keeps the token secret and serves a webhook handler', async () => {
     const { stdout } = await run(bin(name), args(baseUrl), {
       cwd: new URL('..', import.meta.url).pathname,
       env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
@@ -68,6 +68,8 @@ describe.each([
       notFound: true,
       code: 'not_found',
       inspect: false,
+      handlerStatuses: [204, 204, 401],
+      handled: ['Ada'],
     });
   }, 90_000);
 });

@@ -1,6 +1,7 @@
 // The Cloudflare Workers check of test/workers.test.ts: bundled with esbuild as a Worker would
 // be, then run by workerd (the Workers runtime, without Node compatibility). It drives the SDK
-// through an in-Worker fetch and the Web Crypto webhooks entry, and answers with what it saw.
+// through an in-Worker fetch, the Web Crypto webhooks entry and client.webhooks.handler, and
+// answers with what it saw.
 import { signPayload, verifySignature } from '@followup/webhooks/web';
 import { FollowUp, NotFoundError } from '../dist/index.js';
 
@@ -47,10 +48,38 @@ export default {
       secret: 'whsec_worker',
       now: 1_700_000_000,
     });
+    // client.webhooks.handler as a Worker would use it: a delivery, the same one again, a forgery.
+    const handled = [];
+    const handler = client.webhooks.handler({
+      secret: 'whsec_worker',
+      on: { 'contact.created': (event) => void handled.push(event.data.firstName) },
+    });
+    const delivery = JSON.stringify({
+      id: 'dlv_worker',
+      event: 'contact.created',
+      createdAt: '2026-01-01T00:00:00Z',
+      data: contacts[0],
+    });
+    const signature = await signPayload(delivery, { secret: 'whsec_worker' });
+    const send = (payload) =>
+      handler(
+        new Request('https://subscriber.invalid/webhooks', {
+          method: 'POST',
+          body: payload,
+          headers: { 'x-service-signature': signature },
+        }),
+      ).then((response) => response.status);
+    const handlerStatuses = [
+      await send(delivery),
+      await send(delivery),
+      await send(delivery.replace('Ada', 'Eve')),
+    ];
     return Response.json({
       ids,
       notFound: NotFoundError.isInstance(missing),
       verified,
+      handlerStatuses,
+      handled,
       hasProcess: typeof globalThis.process !== 'undefined',
     });
   },

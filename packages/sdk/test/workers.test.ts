@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('the built SDK and webhooks on workerd (Cloudflare Workers)', () => {
-  it('walks pages, maps errors and verifies a webhook signature', async () => {
+  it('walks pages, maps errors, verifies a webhook signature and serves a webhook handler', async () => {
     await build({
       entryPoints: [new URL('./worker-entry.js', import.meta.url).pathname],
       bundle: true,
@@ -80,6 +80,8 @@ const worker :Workerd.Worker = (
       ids: ['con_a', 'con_b', 'con_c'],
       notFound: true,
       verified: { timestamp: 1_700_000_000, secretIndex: 0 },
+      handlerStatuses: [204, 204, 401],
+      handled: ['Ada'],
       hasProcess: false,
     });
   }, 60_000);
