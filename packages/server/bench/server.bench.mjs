@@ -6,7 +6,8 @@
 // FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set (a database of its own, dropped afterwards),
 // over 100,000 contacts:
 //   - GET /api/contacts?limit=50&offset=100 (READONLY tokens) and POST /api/contacts (AGENT
-//     tokens; the insert and its outbox event in one transaction): server / bare;
+//     tokens; the insert, its audit entry and its outbox event in one transaction): server / bare,
+//     in requests per second and in CPU time per request of each process (/proc, Linux);
 //   - the first page, the page at offset 90,000 and the cursor page at the same place: the cost of
 //     each against the first page;
 //   - from `followup-server start` on the existing data to GET /healthz 200.
@@ -16,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,6 +37,8 @@ const CONNECTIONS = 20;
 const TOKENS = 64;
 const CONTACTS = 100_000;
 const START_RUNS = 5;
+// The kernel's clock ticks per second, in which /proc/PID/stat counts CPU time (100 on Linux).
+const CLOCK_TICKS = 100;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const cli = here('../dist/cli.js');
 
@@ -102,16 +105,39 @@ async function startToReady(storageArguments) {
   return { medianMs: times[Math.floor(times.length / 2)], runsMs: times };
 }
 
-async function measure(base, requests) {
+/**
+ * The CPU time a process has used so far, in microseconds (user + system, from
+ * /proc/PID/stat), or undefined where there is no /proc. CPU time per request holds up better
+ * than requests per second on a shared machine: it does not count the time others had the CPU.
+ */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(base, requests, pid) {
+  const cpuBefore = cpuMicros(pid);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests,
   });
+  const cpuAfter = cpuMicros(pid);
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? null
+        : (cpuAfter - cpuBefore) / result.requests.total,
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -183,7 +209,7 @@ async function benchDriver(driver) {
     },
     {
       key: 'create',
-      name: 'POST /api/contacts (insert + outbox event, one transaction)',
+      name: 'POST /api/contacts (insert + audit entry + outbox event, one transaction)',
       requests: creates,
       bare: true,
     },
@@ -209,7 +235,11 @@ async function benchDriver(driver) {
       const order = round % 2 === 0 ? ['bare', 'server'] : ['server', 'bare'];
       for (const side of order) {
         if (side === 'bare' && !scenario.bare) continue;
-        const result = await measure(side === 'bare' ? bareBase : base, scenario.requests);
+        const result = await measure(
+          side === 'bare' ? bareBase : base,
+          scenario.requests,
+          side === 'bare' ? bare.process.pid : server.process.pid,
+        );
         samples[scenario.key][side].push(result);
       }
     }
@@ -226,6 +256,9 @@ async function benchDriver(driver) {
       : {
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
           p99Ms: median(results.map((r) => r.p99Ms)),
+          cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null)
+            ? null
+            : median(results.map((r) => r.cpuMicrosPerRequest)),
           rounds: results,
         };
   const rows = Object.fromEntries(
@@ -240,6 +273,14 @@ async function benchDriver(driver) {
   const firstRps = rows.first.server.requestsPerSecond;
   rows.offset.costVsFirst = firstRps / rows.offset.server.requestsPerSecond;
   rows.cursor.costVsFirst = firstRps / rows.cursor.server.requestsPerSecond;
+  // The same in CPU time per request of the server process, which the machine's other work
+  // does not inflate (on PostgreSQL, the database's own processes are not counted).
+  const firstCpu = rows.first.server.cpuMicrosPerRequest;
+  for (const key of ['offset', 'cursor']) {
+    const cpuPerRequest = rows[key].server.cpuMicrosPerRequest;
+    rows[key].cpuCostVsFirst =
+      firstCpu == null || cpuPerRequest == null ? null : cpuPerRequest / firstCpu;
+  }
   return { driver: driver.name, startToReady: start, rows };
 }
 
@@ -291,32 +332,34 @@ writeFileSync(
 );
 const ms = (value) => `${Math.round(value)} ms`;
 const rps = (value) => String(Math.round(value));
+const cpu = (side) =>
+  side?.cpuMicrosPerRequest == null ? '' : `${Math.round(side.cpuMicrosPerRequest)} µs`;
 const table = [
   `Machine: ${machine} (shared with other work: compare ratios within the run, not absolute figures).`,
-  `autocannon, ${CONNECTIONS} connections, ${TOKENS} tokens rotating, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds; ${CONTACTS.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches).`,
+  `autocannon, ${CONNECTIONS} connections, ${TOKENS} tokens rotating, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds; ${CONTACTS.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches). CPU/req: the process's CPU time (user + system) over the requests it answered.`,
   '',
-  '| Driver | Measure | Server req/s | Server p99 | Bare req/s | Bare p99 | Ratio |',
-  '|---|---|---|---|---|---|---|',
+  '| Driver | Measure | Server req/s | Server p99 | Server CPU/req | Bare req/s | Bare p99 | Bare CPU/req | Ratio |',
+  '|---|---|---|---|---|---|---|---|---|',
 ];
 for (const result of results) {
   const { rows } = result;
   for (const key of ['list', 'create']) {
     const row = rows[key];
     table.push(
-      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${rps(row.bare.requestsPerSecond)} | ${row.bare.p99Ms} ms | ${row.ratio.toFixed(3)}x of bare |`,
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | ${rps(row.bare.requestsPerSecond)} | ${row.bare.p99Ms} ms | ${cpu(row.bare)} | ${row.ratio.toFixed(3)}x of bare |`,
     );
   }
   table.push(
-    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | | | 1.00x (reference) |`,
+    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | ${cpu(rows.first.server)} | | | | 1.00x (reference) |`,
   );
   for (const key of ['offset', 'cursor']) {
     const row = rows[key];
     table.push(
-      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | | | ${row.costVsFirst.toFixed(2)}x the first page's cost |`,
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | | | | ${row.costVsFirst.toFixed(2)}x the first page's cost${row.cpuCostVsFirst == null ? '' : ` (CPU/req: ${row.cpuCostVsFirst.toFixed(2)}x)`} |`,
     );
   }
   table.push(
-    `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
+    `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
   );
 }
 writeFileSync(here('./results.md'), `${table.join('\n')}\n`);

@@ -4,6 +4,7 @@ import { testDriver } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { contactChangeOrder, lockChanges } from '../storage/change-order.js';
 import { prefixSource } from './keyset-list.js';
+import { cursorTimestamp } from './list-cursor.js';
 
 const server = useTestServer();
 
@@ -214,6 +215,30 @@ describe('keyset pages of /api/contacts', () => {
     const body = (await get(token, '/api/contacts?sort=updatedAt')).json();
     const stamps = body.contacts.map((contact: { updatedAt: string }) => contact.updatedAt);
     expect(stamps).toEqual([...stamps].sort());
+  });
+});
+
+describe('cursor positions', () => {
+  it('are, to the microsecond, what to_char writes for the same timestamptz, on this database', async () => {
+    const instants = [
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.1Z',
+      '2026-01-01T00:00:00.123Z',
+      '2026-01-01T00:00:00.000001Z',
+      '2026-01-01T00:00:00.123456Z',
+      '2026-12-31T23:59:59.999999Z',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.5Z',
+      '2026-03-29T01:30:00+02:00',
+    ];
+    const { rows } = await server().database.query<{ text: string; expected: string }>(
+      `SELECT t::text AS text,
+              to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS expected
+         FROM unnest($1::timestamptz[]) AS t`,
+      [instants],
+    );
+    expect(rows).toHaveLength(instants.length);
+    for (const { text, expected } of rows) expect(cursorTimestamp(text)).toBe(expected);
   });
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
 import type { Queryable } from '../storage/database.js';
 import {
+  cursorTimestamp,
   decodeListCursor,
   encodeListCursor,
   type ListPosition,
@@ -253,7 +254,8 @@ export async function listPage(
       );
     }
     order = `created_at${direction}, id${direction}`;
-    cursorColumn = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+    // The text form, to the microsecond; only the last row's becomes a cursor (cursorTimestamp).
+    cursorColumn = 'created_at::text AS cursor_at';
   }
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   // One row more than asked tells whether another page exists, without a count.
@@ -271,7 +273,7 @@ export async function listPage(
       fingerprint,
       kind === 'change'
         ? { kind, seq: String(last.cursor_seq) }
-        : { kind, createdAt: String(last.cursor_at), id: String(last.id) },
+        : { kind, createdAt: cursorTimestamp(String(last.cursor_at)), id: String(last.id) },
     );
   }
   return { items: page.map(source.toItem), nextCursor };

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIsoTimestamp } from './keyset-list.js';
-import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
+import {
+  cursorTimestamp,
+  decodeListCursor,
+  encodeListCursor,
+  listFingerprint,
+  positionOf,
+} from './list-cursor.js';
 
 describe('list cursors', () => {
   const fingerprint = listFingerprint(['createdAt', 50, null]);
@@ -126,5 +132,46 @@ describe('updatedSince timestamps', () => {
         if (iso !== undefined) expect(iso).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       }),
     );
+  });
+});
+
+describe('cursorTimestamp', () => {
+  it('writes every timestamptz text of years 1 to 9999 as a position the cursor accepts, the same instant', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('0001-01-01T00:00:00Z'),
+          max: new Date('9999-12-31T23:59:59.999Z'),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: 0, max: 999 }),
+        (date, micros) => {
+          const iso = date.toISOString();
+          // PostgreSQL's text form: no fraction when it is zero, trailing zeros dropped.
+          const fraction = `${iso.slice(20, 23)}${String(micros).padStart(3, '0')}`.replace(
+            /0+$/,
+            '',
+          );
+          const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}+00`;
+          const written = cursorTimestamp(text);
+          expect(written).toBe(
+            `${iso.slice(0, 19)}.${iso.slice(20, 23)}${String(micros).padStart(3, '0')}Z`,
+          );
+          expect(positionOf('createdAt', [written, 'con_1'])).toEqual({
+            kind: 'createdAt',
+            createdAt: written,
+            id: 'con_1',
+          });
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves any other text as it is, which no cursor accepts', () => {
+    for (const text of ['10000-01-01 00:00:00+00', '2026-01-01 00:00:00+00 BC', 'infinity', '']) {
+      expect(cursorTimestamp(text)).toBe(text);
+      expect(positionOf('createdAt', [text, 'con_1'])).toBeUndefined();
+    }
   });
 });

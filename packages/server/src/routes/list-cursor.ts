@@ -17,8 +17,10 @@ export interface DecodedListCursor {
 const version = 'l1';
 const maxCursorLength = 1024;
 const fingerprintPattern = /^[A-Za-z0-9_-]{22}$/;
-// Exactly what to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') writes.
+// A timestamp to the microsecond, as cursorTimestamp writes it: 2026-01-02T03:04:05.678912Z.
 const timestampPattern = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+// A timestamptz as a UTC session with DateStyle ISO writes it in text, years 1 to 9999.
+const timestamptzText = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
 // Ids are made by this server: a prefix, `_` and letters or digits. Printable ASCII is plenty,
 // and keeps NUL and lone surrogates (which PostgreSQL refuses) out of the query.
 const idPattern = /^[\x21-\x7e]{1,255}$/;
@@ -32,6 +34,20 @@ const maxBigint = 9223372036854775807n;
  */
 export function listFingerprint(canonical: readonly unknown[]): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+}
+
+/**
+ * @internal The position of a row in a cursor, from its `created_at::text` (the storage sessions
+ * run in UTC with DateStyle ISO: `2026-01-02 03:04:05.6789+00`): the instant to the microsecond,
+ * `2026-01-02T03:04:05.678900Z`, exactly what
+ * `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` writes, made in
+ * JavaScript for the one row a page's cursor names rather than by the database for every row.
+ * Any other text (a year past 9999, a date BC) comes back as it is, which no cursor accepts.
+ */
+export function cursorTimestamp(text: string): string {
+  const match = timestamptzText.exec(text);
+  if (!match) return text;
+  return `${match[1]}T${match[2]}.${(match[3] ?? '').padEnd(6, '0')}Z`;
 }
 
 /** @internal Makes the opaque `nextCursor` that points after `position`. */

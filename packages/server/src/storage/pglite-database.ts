@@ -337,8 +337,9 @@ export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): P
   }
   try {
     await pglite.waitReady;
-    // Timestamps come out as `…+00`, the form isoTimestamp reads without a Date.
-    await pglite.exec("SET TIME ZONE 'UTC'");
+    // Timestamps come out as `2026-01-02 03:04:05.678912+00`, the form isoTimestamp and the list
+    // cursors read without a Date.
+    await pglite.exec("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO'");
   } catch (error) {
     stopGuarding?.();
     await lock?.release();

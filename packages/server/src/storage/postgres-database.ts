@@ -64,8 +64,10 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   }
   config.options = [
     `-c statement_timeout=${timeout}`,
-    // Timestamps come out as `…+00`, the form the type parser reads without a Date.
+    // Timestamps come out as `2026-01-02 03:04:05.678912+00`, the form the type parser and the
+    // list cursors read without a Date, whatever the server's own defaults.
     '-c TimeZone=UTC',
+    '-c DateStyle=ISO',
     ...(schema === undefined ? [] : [`-c search_path=${schema}`]),
   ].join(' ');
   const pool = new pg.Pool(config);
