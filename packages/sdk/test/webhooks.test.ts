@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { signPayload } from '@followup/webhooks';
 import { describe, expect, it } from 'vitest';
 import {
@@ -154,6 +155,32 @@ describe('client.webhooks.unwrap', () => {
       expect(ResponseValidationError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(expected);
     }
+  });
+
+  it('verifies the Standard Webhooks headers of a request without X-Service-Signature', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const timestamp = Math.floor(Date.now() / 1000);
+    const sign = (id: string, payload: string) =>
+      `v1,${createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+        .update(`${id}.${timestamp}.${payload}`)
+        .digest('base64')}`;
+    const headers = (id: string) => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(id, body),
+    });
+    expect(await client.webhooks.unwrap(body, headers('dlv_01JTEST'), secret)).toEqual(event);
+    // The signed webhook-id must be the body's id.
+    const other = await failure(client.webhooks.unwrap(body, headers('dlv_OTHER'), secret));
+    expect(ResponseValidationError.isInstance(other)).toBe(true);
+    expect((other as Error).message).toContain('webhook-id');
+    // The key is the base64 after whsec_, not the whole string.
+    const wrongKey = {
+      ...headers('dlv_01JTEST'),
+      'webhook-signature': `v1,${createHmac('sha256', secret).update(`dlv_01JTEST.${timestamp}.${body}`).digest('base64')}`,
+    };
+    const refused = await failure(client.webhooks.unwrap(body, wrongKey, secret));
+    expect((refused as WebhookVerificationError).code).toBe('no_matching_signature');
   });
 
   it('never puts the secret or the signature in an error', async () => {
