@@ -66,9 +66,10 @@ export interface RetryEvent {
 }
 
 /**
- * A `fetch`-compatible function. The SDK calls it with the absolute URL as a string and a
- * `RequestInit` holding the method, headers (the token among them), body and signal; it must
- * honour the signal, and report a failed connection as fetch does (a `TypeError`).
+ * A `fetch`-compatible function. The SDK's transport (ky) calls it, as a plain function, with a
+ * `Request` holding the absolute URL, method, headers (the token among them), body and signal,
+ * and an empty `RequestInit`; it must honour the signal, and report a failed connection as fetch
+ * does (a `TypeError`).
  *
  * @example
  * ```ts

@@ -1,8 +1,9 @@
 import { APIPromise } from './api-promise.js';
 import type { FollowUpOptions, RequestOptions, Validation } from './client-options.js';
 import { ConfigurationError } from './errors.js';
+import { checkHeaders, checkMaxRetries, checkTimeout } from './internal/check-options.js';
 import { environmentVariable } from './internal/client-header.js';
-import { checkHeaders, checkMaxRetries, checkTimeout, HttpClient } from './internal/http-client.js';
+import { HttpClient } from './internal/http-client.js';
 import { clockSleep, systemClock } from './internal/sleep.js';
 import { parseToken } from './internal/token.js';
 import { Audit } from './resources/audit.js';

@@ -12,10 +12,16 @@ import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chro
 const available = chromiumAvailable();
 
 const repository = new URL('../../../', import.meta.url).pathname;
-const served = ['node_modules/zod/', 'packages/sdk/dist/', 'packages/webhooks/dist/'];
+const served = [
+  'node_modules/zod/',
+  'node_modules/ky/distribution/',
+  'packages/sdk/dist/',
+  'packages/webhooks/dist/',
+];
 const importMap = {
   imports: {
     zod: '/node_modules/zod/index.js',
+    ky: '/node_modules/ky/distribution/index.js',
     '@followup/webhooks/web': '/packages/webhooks/dist/web.js',
   },
 };

@@ -12,17 +12,21 @@ import { bundleSize } from '../../../scripts/testing/bundle-size.mjs';
 // Reviewed: client.webhooks.handler (a whole endpoint: Web and Node adapters, bounded body
 // reading, dedupe with MemoryDeliveryStore, dispatch by kind) adds 1.7 KB, to 16.5 KB; the
 // budget is now 18 KB.
+// Reviewed: the transport moved onto ky, a dependency like zod, so the SDK's own code leaves it
+// out (the request pipeline, split into named steps, grew 0.7 KB); the client with its
+// dependencies went from 107.8 to 116.6 KB (ky adds 8.1 KB gzipped), so that budget is now
+// 128 KB.
 const KB = 1024;
 const packageDir = new URL('..', import.meta.url).pathname;
 
 describe('size budget of the built client', () => {
-  it('FollowUp with its dependencies stays under 118 KB gzipped', async () => {
+  it('FollowUp with its dependencies stays under 128 KB gzipped', async () => {
     const size = await bundleSize({
       source: "export { FollowUp } from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
     });
-    expect(size.gzipped).toBeLessThan(118 * KB);
+    expect(size.gzipped).toBeLessThan(128 * KB);
   });
 
   it("the SDK's own code stays under 18 KB gzipped", async () => {
@@ -30,7 +34,7 @@ describe('size budget of the built client', () => {
       source: "export * from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
-      external: ['zod', '@followup/webhooks', '@followup/webhooks/web'],
+      external: ['zod', 'ky', '@followup/webhooks', '@followup/webhooks/web'],
     });
     expect(size.gzipped).toBeLessThan(18 * KB);
   });
