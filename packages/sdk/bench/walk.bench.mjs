@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Benchmark (not a test): walk 100,000 contacts, 200 per page, from a local node:http server
 // with the built SDK (validation on), and with a hand-written fetch loop over the same pages, in
-// interleaved rounds of the same run. Then one more SDK walk that samples the heap after a
+// interleaved rounds of the same run. Each walk is timed on the wall clock and by the CPU time it
+// costs the client and the server together (the server reports its own), which a busy machine
+// disturbs far less than the wall clock. Then one more SDK walk that samples the heap after a
 // forced GC every 25 pages, to see whether memory grows with the walk.
 //
 // Run: npm run bench (node --expose-gc bench/walk.bench.mjs), after npm run build.
@@ -9,6 +11,7 @@
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import os from 'node:os';
 
 const TOTAL = 100_000;
 const LIMIT = 200;
@@ -62,6 +65,13 @@ if (process.argv[2] === 'serve') {
     });
     response.end(body);
   });
+  // The CPU time this process has used so far, in microseconds, for the parent to take deltas of.
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      const usage = process.cpuUsage();
+      process.send?.({ cpuMicros: usage.user + usage.system });
+    }
+  });
   server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 } else {
   await main();
@@ -78,8 +88,12 @@ async function main() {
     console.error('Run with node --expose-gc (npm run bench does).');
     process.exit(1);
   }
-  const { FollowUp } = await import('../dist/index.js');
-  // For the breakdown only: ky, which the SDK used to call fetch through, in its leanest setup.
+  // BENCH_SDK names another build of the SDK to measure instead (an ES module exporting FollowUp).
+  const sdkModule = process.env.BENCH_SDK
+    ? new URL(process.env.BENCH_SDK, `file://${process.cwd()}/`).href
+    : '../dist/index.js';
+  const { FollowUp } = await import(sdkModule);
+  // For the breakdown only: ky, the SDK's transport, alone in a loop like the fetch loop.
   const { default: ky } = await import('ky');
   const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit' });
   const port = await new Promise((resolve) =>
@@ -132,12 +146,27 @@ async function main() {
     return count;
   }
 
+  const serverCpuMicros = () =>
+    new Promise((resolve) => {
+      child.once('message', (message) => resolve(message.cpuMicros));
+      child.send('cpu');
+    });
+  const clientCpuMicros = () => {
+    const usage = process.cpuUsage();
+    return usage.user + usage.system;
+  };
+
+  // The wall time of a walk in ms, and the CPU time (client and server) it cost, in ms.
   async function timed(walk) {
+    const serverBefore = await serverCpuMicros();
+    const clientBefore = clientCpuMicros();
     const started = performance.now();
     const count = await walk();
     const ms = performance.now() - started;
+    const clientMicros = clientCpuMicros() - clientBefore;
+    const serverMicros = (await serverCpuMicros()) - serverBefore;
     if (count !== TOTAL) throw new Error(`walked ${count} contacts, expected ${TOTAL}`);
-    return ms;
+    return { ms, cpuMs: (clientMicros + serverMicros) / 1000 };
   }
 
   try {
@@ -153,10 +182,11 @@ async function main() {
       const sdkFirst = round % 2 === 0;
       const first = await timed(sdkFirst ? sdkWalk : fetchWalk);
       const second = await timed(sdkFirst ? fetchWalk : sdkWalk);
-      const sdkMs = sdkFirst ? first : second;
-      const fetchMs = sdkFirst ? second : first;
-      const sdkOffMs = await timed(sdkOffWalk);
-      const kyMs = await timed(kyWalk);
+      const sdk = sdkFirst ? first : second;
+      const fetched = sdkFirst ? second : first;
+      const sdkOff = await timed(sdkOffWalk);
+      const kyLoop = await timed(kyWalk);
+      const [sdkMs, fetchMs, sdkOffMs, kyMs] = [sdk, fetched, sdkOff, kyLoop].map((t) => t.ms);
       rounds.push({
         sdkMs,
         fetchMs,
@@ -165,9 +195,16 @@ async function main() {
         ratio: sdkMs / fetchMs,
         offRatio: sdkOffMs / fetchMs,
         kyRatio: kyMs / fetchMs,
+        sdkCpuMs: sdk.cpuMs,
+        fetchCpuMs: fetched.cpuMs,
+        sdkOffCpuMs: sdkOff.cpuMs,
+        kyCpuMs: kyLoop.cpuMs,
+        cpuRatio: sdk.cpuMs / fetched.cpuMs,
+        offCpuRatio: sdkOff.cpuMs / fetched.cpuMs,
+        kyCpuRatio: kyLoop.cpuMs / fetched.cpuMs,
       });
       console.log(
-        `round ${round + 1}: sdk ${sdkMs.toFixed(1)} ms, fetch ${fetchMs.toFixed(1)} ms, ratio ${(sdkMs / fetchMs).toFixed(3)}; sdk without validation ${sdkOffMs.toFixed(1)} ms; ky loop ${kyMs.toFixed(1)} ms`,
+        `round ${round + 1}: sdk ${sdkMs.toFixed(1)} ms, fetch ${fetchMs.toFixed(1)} ms, ratio ${(sdkMs / fetchMs).toFixed(3)}; sdk without validation ${sdkOffMs.toFixed(1)} ms; ky loop ${kyMs.toFixed(1)} ms; CPU ratio ${(sdk.cpuMs / fetched.cpuMs).toFixed(3)}`,
       );
     }
 
@@ -211,6 +248,15 @@ async function main() {
       medianValidationOffRatio: median(rounds.map((round) => round.offRatio)),
       medianKyLoopMs: median(rounds.map((round) => round.kyMs)),
       medianKyLoopRatio: median(rounds.map((round) => round.kyRatio)),
+      fastestSdkMs: Math.min(...rounds.map((round) => round.sdkMs)),
+      fastestFetchMs: Math.min(...rounds.map((round) => round.fetchMs)),
+      medianSdkCpuMs: median(rounds.map((round) => round.sdkCpuMs)),
+      medianFetchCpuMs: median(rounds.map((round) => round.fetchCpuMs)),
+      medianCpuRatio: median(rounds.map((round) => round.cpuRatio)),
+      medianValidationOffCpuRatio: median(rounds.map((round) => round.offCpuRatio)),
+      medianKyLoopCpuRatio: median(rounds.map((round) => round.kyCpuRatio)),
+      loadAverage: os.loadavg(),
+      cpus: os.cpus().length,
       targetRatio: 1.15,
       heap: {
         maxRetainedGrowthMB: mb(maxRetained),
@@ -236,7 +282,8 @@ Walk of ${TOTAL.toLocaleString('en')} contacts, limit ${LIMIT} (${results.pages}
 local node:http server (a child process serving pre-serialised pages), with the built SDK
 (\`validation: 'strict'\`, every contact checked by zod) and with a hand-written \`fetch\` loop over
 the same pages. ${ROUNDS} interleaved rounds after ${WARMUP} warm-up rounds, alternating which goes first.
-${results.date}, Node ${results.node}, ${results.platform}.
+${results.date}, Node ${results.node}, ${results.platform}, ${results.cpus} CPUs, load average
+${results.loadAverage.map((load) => load.toFixed(1)).join(' / ')} (1 / 5 / 15 min) at the end of the run.
 
 | | median |
 |---|---|
@@ -245,6 +292,18 @@ ${results.date}, Node ${results.node}, ${results.platform}.
 | SDK / fetch (median of per-round ratios) | **${results.medianRatio.toFixed(3)}x** (target 1.15x: ${verdict(results.medianRatio <= 1.15)}) |
 | for the breakdown: SDK with \`validation: 'off'\` | ${results.medianSdkValidationOffMs.toFixed(1)} ms, ${results.medianValidationOffRatio.toFixed(3)}x |
 | for comparison: the fetch loop through ky (no validation) | ${results.medianKyLoopMs.toFixed(1)} ms, ${results.medianKyLoopRatio.toFixed(3)}x |
+| fastest SDK walk / fastest fetch loop | ${results.fastestSdkMs.toFixed(1)} / ${results.fastestFetchMs.toFixed(1)} ms, ${(results.fastestSdkMs / results.fastestFetchMs).toFixed(3)}x |
+
+CPU time of each walk, the client's and the server's together (on a busy machine the wall clock
+mostly measures the other processes; the CPU a walk costs does not depend on them as much):
+
+| | median |
+|---|---|
+| SDK walk | ${results.medianSdkCpuMs.toFixed(1)} ms |
+| fetch loop | ${results.medianFetchCpuMs.toFixed(1)} ms |
+| SDK / fetch (median of per-round ratios) | **${results.medianCpuRatio.toFixed(3)}x** (target 1.15x: ${verdict(results.medianCpuRatio <= 1.15)}) |
+| SDK with \`validation: 'off'\` / fetch | ${results.medianValidationOffCpuRatio.toFixed(3)}x |
+| the fetch loop through ky / fetch | ${results.medianKyLoopCpuRatio.toFixed(3)}x |
 
 Heap during one more SDK walk, measured after a forced GC every 25 pages, relative to before
 the walk:
