@@ -17,8 +17,12 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     // A PGlite instance costs hundreds of MB and the machine is shared: two files at a time.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Guards against a hung test, not measures of speed. Many tests start real things (PGlite
+    // on disk, whole servers, Chromium): at load 20 on two cores opening an on-disk PGlite twice
+    // took 38 s and `start` plus an operator command 49 s, past the 30 s guard this used to be.
+    // Every time-dependent behaviour under test runs on an injected clock instead.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     projects: drivers.map((driver) => ({
       extends: true,
       test: {
