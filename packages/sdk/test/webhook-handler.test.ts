@@ -175,6 +175,17 @@ describe('client.webhooks.handler (Web)', () => {
     expect(seen).toEqual([]);
   });
 
+  it('answers 500 and tells onError when the body was already read', async () => {
+    const { handler, seen, errors } = recorder();
+    const body = delivery('dlv_read');
+    const request = post(body, signed(body));
+    await request.text();
+    expect((await handler(request)).status).toBe(500);
+    expect(ConfigurationError.isInstance(errors[0])).toBe(true);
+    expect((errors[0] as Error).message).toContain('c.req.raw');
+    expect(seen).toEqual([]);
+  });
+
   it('answers 405 with Allow: POST to other methods', async () => {
     const { handler } = recorder();
     const response = await handler(new Request('https://subscriber.test/webhooks/followup'));

@@ -205,6 +205,12 @@ function declaredLength(value: string | null | undefined): number | undefined {
 
 /** Reads a Web body, at most `limit` bytes; past it, stops reading. */
 async function readWebBody(request: Request, limit: number): Promise<BodyRead> {
+  if (request.bodyUsed) {
+    throw new ConfigurationError({
+      message:
+        'The request body was read before the webhook handler, so its raw bytes are gone: give the handler the request as it arrived (with Hono, c.req.raw before any c.req.json()).',
+    });
+  }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -84,6 +84,52 @@ describe('retention', () => {
     ).rejects.toThrow(RangeError);
   });
 
+  it('prunes tombstones older than tombstoneDays and records the change feed horizon', async () => {
+    const clock = manualClock('2026-06-01T00:00:00.000Z');
+    const db = database();
+    await db.query(
+      `INSERT INTO contact_tombstones (id, deleted_at)
+       VALUES ('con_old', $1), ('con_older', $2), ('con_new', $3)`,
+      [
+        new Date(clock.now() - 91 * DAY),
+        new Date(clock.now() - 200 * DAY),
+        new Date(clock.now() - 89 * DAY),
+      ],
+    );
+    const { rows: numbered } = await db.query<{ id: string; seq: string }>(
+      'SELECT id, change_seq::text AS seq FROM contact_tombstones ORDER BY change_seq',
+    );
+    // 30 days of everything else would have taken them all: tombstones have their own 90.
+    expect((await pruneExpired(db, { now: clock.now() })).contactTombstones).toBe(2);
+    expect(await ids('contact_tombstones')).toEqual(['con_new']);
+    const horizon = async () =>
+      (
+        await db.query<{ feed: string; seq: string; before: string }>(
+          `SELECT feed, pruned_through_seq::text AS seq, pruned_before AS before
+             FROM change_feed_horizons`,
+        )
+      ).rows;
+    const highestPruned = numbered.filter((row) => row.id !== 'con_new').at(-1)?.seq;
+    expect(await horizon()).toEqual([
+      { feed: 'contacts', seq: highestPruned, before: '2026-03-03T00:00:00.000Z' },
+    ]);
+    // Nothing to prune: the horizon stays where it is.
+    clock.advance(DAY / 2);
+    expect((await pruneExpired(db, { now: clock.now() })).contactTombstones).toBe(0);
+    expect(await horizon()).toEqual([
+      { feed: 'contacts', seq: highestPruned, before: '2026-03-03T00:00:00.000Z' },
+    ]);
+    // A shorter policy takes more and moves it on.
+    expect(
+      (await pruneExpired(db, { now: clock.now(), policy: { tombstoneDays: 30 } }))
+        .contactTombstones,
+    ).toBe(1);
+    expect((await horizon())[0]?.before).toBe('2026-05-02T12:00:00.000Z');
+    await expect(
+      pruneExpired(db, { now: clock.now(), policy: { tombstoneDays: 0 } }),
+    ).rejects.toThrow(RangeError);
+  });
+
   it('runs once at start, then on its schedule, by the injected clock', async () => {
     const clock = manualClock('2026-06-01T00:00:00.000Z');
     let scheduled: (() => void) | undefined;
