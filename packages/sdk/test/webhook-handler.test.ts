@@ -327,6 +327,12 @@ describe('client.webhooks.handler (Web)', () => {
       204,
     );
     expect(seen).toHaveLength(1);
+    // A tolerance of its own: 20 s old is too old for 10.
+    const strict = recorder({ tolerance: 10 });
+    const late = delivery('dlv_late');
+    const stale = signed(late, Math.floor(NOW_MS / 1000) - 20);
+    expect((await strict.handler(post(late, stale))).status).toBe(401);
+    expect((await handler(post(late, stale))).status).toBe(204);
   });
 
   it('refuses options that cannot work when it is built', () => {
@@ -337,6 +343,8 @@ describe('client.webhooks.handler (Web)', () => {
       { secret: SECRET, on, maxBodyBytes: 0 },
       { secret: SECRET, on, dedupeWindowMs: 1.5 },
       { secret: SECRET, on, store: {} },
+      { secret: SECRET, on, tolerance: -1 },
+      { secret: SECRET, on, tolerance: Number.POSITIVE_INFINITY },
     ]) {
       expect(() => client.webhooks.handler(options as unknown as WebhookHandlerOptions)).toThrow(
         ConfigurationError,

@@ -329,6 +329,15 @@ export function createWebhookHandler(
     DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
     'dedupeWindowMs',
   );
+  const { tolerance } = options;
+  if (
+    tolerance !== undefined &&
+    (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)
+  ) {
+    throw new ConfigurationError({
+      message: 'tolerance must be a finite, non-negative number of seconds.',
+    });
+  }
   const clock = context.clock ?? { now: () => Date.now() };
   const store =
     options.store === false
@@ -402,7 +411,7 @@ export function createWebhookHandler(
       if (body === 'too_large') return answers.tooLarge;
       event = await context.verify(body, headers, {
         secret,
-        ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+        ...(tolerance === undefined ? {} : { tolerance }),
         now: Math.floor(clock.now() / 1000),
       });
     } catch (error) {
