@@ -1,21 +1,16 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
+import type { WebhookPayload } from './payload.js';
+import { rawPayload } from './payload.js';
+import { type HeadersLike, readHeaderQuietly } from './read-header.js';
+import type { WebhookSecret } from './secrets.js';
 import {
   CANONICAL_PREFIX_MAX_LENGTH,
+  canonicalPrefixLength,
+  formatSignatureHeader,
   readCanonicalSignatureHeader,
-} from './internal/canonical-signature-header.js';
-import type { WebhookPayload } from './internal/payload.js';
-import { rawPayload } from './internal/payload.js';
-import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
-import type { WebhookSecret } from './internal/secrets.js';
-import {
-  digestsEqual,
-  noStandardMatch,
-  planStandardWebhook,
-  type StandardWebhookVerifyOptions,
-  type VerifiedStandardWebhook,
-} from './internal/standard-webhooks.js';
-import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
+  signedPrefix,
+} from './signature-header.js';
 import {
   noMatchingSignature,
   planSignatureVerification,
@@ -30,6 +25,14 @@ import {
   type VerifiedVendorSignature,
   type VerifyOptions,
 } from './signature-scheme.js';
+import {
+  digestsEqual,
+  noStandardMatch,
+  planStandardWebhook,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './standard-webhooks.js';
+import { plainNow, plainTolerance, withinPlainTolerance } from './time.js';
 import type { SignedVendorProfile } from './vendor-profiles.js';
 
 // A KeyObject per string secret saves encoding the secret and setting up the key on every call
@@ -93,10 +96,11 @@ function matchSecret(job: VerificationJob): number {
 export function signPayload(payload: WebhookPayload, options: SignOptions): string {
   const body = rawPayload(payload);
   const { secrets, timestamp } = planSigning(options);
-  const prefix = `${timestamp}.`;
-  let header = `t=${timestamp}`;
-  for (const secret of secrets) header += `,v1=${hmac(secret, prefix, body).toString('hex')}`;
-  return header;
+  const prefix = signedPrefix(timestamp);
+  return formatSignatureHeader(
+    timestamp,
+    secrets.map((secret) => hmac(secret, prefix, body).toString('hex')),
+  );
 }
 
 /**
@@ -194,7 +198,7 @@ export function verifyCanonicalSignature(
   // The digest is taken as a 'binary' (latin1) string, one character per byte, and written into
   // scratch space: a Buffer made by digest() costs more than everything else here together.
   const expected = createHmac('sha256', key)
-    .update(canonicalPrefixes[value.length - 69] as Uint8Array)
+    .update(canonicalPrefixes[canonicalPrefixLength(value)] as Uint8Array)
     .update(body)
     .digest('binary');
   canonicalExpected.write(expected, 0, 32, 'binary');

@@ -1,18 +1,14 @@
 import { verificationError, type WebhookVerificationError } from './errors.js';
+import { rawPayload, type WebhookPayload } from './payload.js';
+import { type HeadersLike, readHeader } from './read-header.js';
+import { normalizeSecrets, type WebhookSecret } from './secrets.js';
 import {
   type ParsedSignatureHeader,
   parseHexDigestHeader,
   parseSignatureHeader,
-} from './internal/parse-signature-header.js';
-import { rawPayload, type WebhookPayload } from './internal/payload.js';
-import { type HeadersLike, readHeader } from './internal/read-header.js';
-import { normalizeSecrets, type WebhookSecret } from './internal/secrets.js';
-import {
-  checkTimestamp,
-  type Instant,
-  type TimestampOptions,
-  toUnixSeconds,
-} from './internal/time.js';
+  signedPrefix,
+} from './signature-header.js';
+import { checkTimestamp, type Instant, type TimestampOptions, toUnixSeconds } from './time.js';
 import type { SignedVendorProfile } from './vendor-profiles.js';
 
 /** The header that carries FollowUp's outbound signature, `t=<unix seconds>,v1=<hex>`. */
@@ -105,7 +101,7 @@ function timestampedJob(
   checkTimestamp(parsed.timestamp, options);
   return {
     secrets,
-    prefix: `${parsed.timestamp}.`,
+    prefix: signedPrefix(parsed.timestamp),
     body,
     candidates: parsed.signatures,
     timestamp: parsed.timestamp,

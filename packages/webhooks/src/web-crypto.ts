@@ -1,22 +1,17 @@
 import { WebhookVerificationError } from './errors.js';
+import { bytesToHex } from './internal/hex.js';
+import type { WebhookPayload } from './payload.js';
+import { rawPayload } from './payload.js';
+import { type HeadersLike, readHeaderQuietly } from './read-header.js';
+import type { WebhookSecret } from './secrets.js';
+import { secretsEqual } from './secrets-equal.js';
 import {
   CANONICAL_PREFIX_MAX_LENGTH,
+  canonicalPrefixLength,
+  formatSignatureHeader,
   readCanonicalSignatureHeader,
-} from './internal/canonical-signature-header.js';
-import { bytesToHex } from './internal/hex.js';
-import type { WebhookPayload } from './internal/payload.js';
-import { rawPayload } from './internal/payload.js';
-import { type HeadersLike, readHeaderQuietly } from './internal/read-header.js';
-import type { WebhookSecret } from './internal/secrets.js';
-import {
-  digestsEqual,
-  noStandardMatch,
-  planStandardWebhook,
-  type StandardWebhookVerifyOptions,
-  type VerifiedStandardWebhook,
-} from './internal/standard-webhooks.js';
-import { plainNow, plainTolerance, withinPlainTolerance } from './internal/time.js';
-import { secretsEqual } from './secrets-equal.js';
+  signedPrefix,
+} from './signature-header.js';
 import {
   noMatchingSignature,
   planSignatureVerification,
@@ -31,6 +26,14 @@ import {
   type VerifiedVendorSignature,
   type VerifyOptions,
 } from './signature-scheme.js';
+import {
+  digestsEqual,
+  noStandardMatch,
+  planStandardWebhook,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './standard-webhooks.js';
+import { plainNow, plainTolerance, withinPlainTolerance } from './time.js';
 import type { SignedVendorProfile } from './vendor-profiles.js';
 
 const encoder = new TextEncoder();
@@ -153,11 +156,11 @@ async function matchSecret(job: VerificationJob): Promise<number> {
 export async function signPayload(payload: WebhookPayload, options: SignOptions): Promise<string> {
   const body = rawPayload(payload);
   const { secrets, timestamp } = planSigning(options);
-  let header = `t=${timestamp}`;
+  const digests: string[] = [];
   for (const secret of secrets) {
-    header += `,v1=${bytesToHex(await hmac(secret, signedBytes(`${timestamp}.`, body)))}`;
+    digests.push(bytesToHex(await hmac(secret, signedBytes(signedPrefix(timestamp), body))));
   }
-  return header;
+  return formatSignatureHeader(timestamp, digests);
 }
 
 /**
@@ -250,7 +253,7 @@ export function verifyCanonicalSignature(
   const timestamp = readCanonicalSignatureHeader(value, claimedScratch, bytes);
   if (timestamp === -1) return undefined;
   if (!withinPlainTolerance(timestamp, tolerance, now)) return undefined;
-  const prefixLength = value.length - 69;
+  const prefixLength = canonicalPrefixLength(value);
   let length = prefixLength;
   if (typeof body === 'string') {
     length += encoder.encodeInto(body, bytes.subarray(prefixLength)).written;

@@ -11,20 +11,14 @@ export {
   type WebhookVerificationErrorCode,
   type WebhookVerificationErrorOptions,
 } from './errors.js';
+export type { WebhookPayload } from './payload.js';
+export type { HeaderGetter, HeadersLike } from './read-header.js';
+export type { WebhookSecret } from './secrets.js';
+export { secretsEqual } from './secrets-equal.js';
 export {
   MAX_SIGNATURE_HEADER_ENTRIES,
   MAX_SIGNATURE_HEADER_LENGTH,
-} from './internal/parse-signature-header.js';
-export type { WebhookPayload } from './internal/payload.js';
-export type { HeaderGetter, HeadersLike } from './internal/read-header.js';
-export type { WebhookSecret } from './internal/secrets.js';
-export {
-  STANDARD_WEBHOOK_HEADERS,
-  type StandardWebhookVerifyOptions,
-  type VerifiedStandardWebhook,
-} from './internal/standard-webhooks.js';
-export { DEFAULT_TOLERANCE_SECONDS, type Instant, type TimestampOptions } from './internal/time.js';
-export { secretsEqual } from './secrets-equal.js';
+} from './signature-header.js';
 export {
   type SafeVerifyFailure,
   type SafeVerifyResult,
@@ -36,6 +30,12 @@ export {
   type VerifiedVendorSignature,
   type VerifyOptions,
 } from './signature-scheme.js';
+export {
+  STANDARD_WEBHOOK_HEADERS,
+  type StandardWebhookVerifyOptions,
+  type VerifiedStandardWebhook,
+} from './standard-webhooks.js';
+export { DEFAULT_TOLERANCE_SECONDS, type Instant, type TimestampOptions } from './time.js';
 export {
   type BodyDigestVendorProfile,
   type BuiltInVendorProfiles,
@@ -54,6 +54,7 @@ export {
   verifyVendorSignature,
 } from './web-crypto.js';
 
-// Deliberately not exported: the header parser and the verification planner (src/internal and
-// the @internal helpers of signature-scheme.ts). Their behaviour is reachable, and tested,
-// through verifySignature; their shape may change in any release.
+// Deliberately not exported: the reader and writer of the signature header and the verification
+// planner (the @internal helpers of signature-header.ts and signature-scheme.ts, and
+// src/internal). Their behaviour is reachable, and tested, through verifySignature; their shape
+// may change in any release.

@@ -1,4 +1,4 @@
-import { verificationError } from '../errors.js';
+import { verificationError } from './errors.js';
 
 /**
  * A signing secret: a string (used as its UTF-8 bytes, whole, the way Stripe uses `whsec_…`

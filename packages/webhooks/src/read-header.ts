@@ -1,4 +1,4 @@
-import { verificationError } from '../errors.js';
+import { verificationError } from './errors.js';
 
 /**
  * Request headers in any of the shapes frameworks hand out: a fetch `Headers` (Web `Request`,

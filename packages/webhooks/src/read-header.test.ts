@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOfSync } from '../../test/entries.js';
+import { codeOfSync } from '../test/entries.js';
 import { readHeader } from './read-header.js';
 
 const codeOf = codeOfSync;

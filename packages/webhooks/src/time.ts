@@ -1,4 +1,4 @@
-import { verificationError } from '../errors.js';
+import { verificationError } from './errors.js';
 
 /** Default tolerance of the timestamp check, in seconds, in both directions. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;

@@ -1,4 +1,4 @@
-import { verificationError } from '../errors.js';
+import { verificationError } from './errors.js';
 import { type HeadersLike, readHeader } from './read-header.js';
 import { normalizeSecrets, type WebhookSecret } from './secrets.js';
 import { checkTimestamp, type TimestampOptions } from './time.js';

@@ -1,4 +1,4 @@
-import { verificationError } from '../errors.js';
+import { verificationError } from './errors.js';
 
 /**
  * The raw request body, exactly as it arrived: a string, or its bytes.

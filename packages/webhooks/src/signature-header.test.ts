@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOfSync } from '../../test/entries.js';
-import { WebhookVerificationError } from '../errors.js';
+import { codeOfSync } from '../test/entries.js';
+import { WebhookVerificationError } from './errors.js';
 import {
   MAX_SIGNATURE_HEADER_ENTRIES,
   MAX_SIGNATURE_HEADER_LENGTH,
   parseHexDigestHeader,
   parseSignatureHeader,
-} from './parse-signature-header.js';
+} from './signature-header.js';
 
 const HEX = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
