@@ -35,8 +35,19 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 // A hash of a password nobody knows: checking a sign-in for an unknown e-mail against it costs
-// the same time as checking a wrong password, so the timing does not tell which it was.
+// the same time as checking a wrong password, so the timing does not tell which it was. Made
+// once, when the web application starts (see prepareDecoyHash), so that not even the first
+// unknown e-mail costs a hash more than a wrong password does.
 let decoyHash: Promise<string> | undefined;
+
+/**
+ * @internal Makes the decoy hash now, in the background (argon2 runs off the main thread), so
+ * that the first sign-in with an unknown e-mail does not pay for it. Idempotent.
+ */
+export function prepareDecoyHash(): Promise<string> {
+  decoyHash ??= hashPassword('decoy password that matches nothing');
+  return decoyHash;
+}
 
 /**
  * @internal Whether `password` matches `passwordHash`. Without a hash (an unknown e-mail, a user
@@ -48,8 +59,7 @@ export async function verifyPassword(
   password: string,
 ): Promise<boolean> {
   if (!passwordHash) {
-    decoyHash ??= hashPassword('decoy password that matches nothing');
-    await verify(await decoyHash, password).catch(() => false);
+    await verify(await prepareDecoyHash(), password).catch(() => false);
     return false;
   }
   try {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { prepareDecoyHash } from '../users/passwords.js';
 import type { SessionStore } from '../users/sessions.js';
 import { setPasswordWithLink, signInWithPassword, signOut } from '../users/sign-in.js';
 import { findUsableSignInLink } from '../users/sign-in-links.js';
@@ -61,6 +62,8 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
   const signInContext = options;
 
   return async (app: FastifyInstance) => {
+    // Not awaited: it runs on libuv's pool while the server gets ready.
+    prepareDecoyHash().catch(() => undefined);
     await app.register(fastifyHelmet, {
       contentSecurityPolicy: {
         useDefaults: false,
