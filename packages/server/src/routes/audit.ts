@@ -1,3 +1,4 @@
+import { type AuditEntryList, auditEntryListSchema } from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,18 +9,6 @@ import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 import { limitParameter } from './list-query.js';
-
-const auditEntrySchema = z.object({
-  id: z.string(),
-  occurredAt: z.string(),
-  action: z.string(),
-  actor: z.object({
-    type: z.enum(['service_account', 'user', 'operator', 'system']),
-    id: z.string().optional(),
-  }),
-  target: z.object({ type: z.string(), id: z.string() }),
-  metadata: z.record(z.string(), z.unknown()),
-});
 
 const querySchema = z.object({
   limit: limitParameter,
@@ -41,10 +30,7 @@ export function auditRoutes(options: {
           security: [{ bearerAuth: [] }],
           querystring: querySchema,
           response: {
-            200: z.object({
-              entries: z.array(auditEntrySchema),
-              nextCursor: z.string().nullable(),
-            }),
+            200: auditEntryListSchema,
             ...problemResponses(400, 401, 403, 429),
           },
         },
@@ -52,10 +38,13 @@ export function auditRoutes(options: {
       async (request) => {
         const { limit, cursor } = request.query;
         try {
-          return await listAuditEntries(
+          const page = await listAuditEntries(
             options.database,
             cursor === undefined ? { limit } : { limit, cursor },
           );
+          // The store's interfaces lack the index signature of the SDK's open object types; the
+          // response schema (auditEntryListSchema) checks the answer itself.
+          return page as AuditEntryList;
         } catch (error) {
           if (FollowUpServerError.isInstance(error) && error.code === 'invalid_cursor') {
             throw new ProblemError({

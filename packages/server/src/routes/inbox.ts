@@ -1,4 +1,4 @@
-import { INBOX_SECRET_HEADER, inboxSendInputSchema } from '@followup/sdk';
+import { INBOX_SECRET_HEADER, inboxMessageListSchema, inboxSendInputSchema } from '@followup/sdk';
 import { secretsEqual } from '@followup/webhooks';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,14 +11,6 @@ import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 import { offsetListQuery } from './list-query.js';
-
-const messageSchema = z.object({
-  id: z.string(),
-  from: z.string(),
-  subject: z.string(),
-  text: z.string().optional(),
-  receivedAt: z.string(),
-});
 
 interface MessageRow {
   id: string;
@@ -106,7 +98,7 @@ export function inboxRoutes(options: {
           security: [{ bearerAuth: [] }],
           querystring: offsetListQuery,
           response: {
-            200: z.object({ messages: z.array(messageSchema) }),
+            200: inboxMessageListSchema,
             ...problemResponses(400, 401, 403, 429),
           },
         },

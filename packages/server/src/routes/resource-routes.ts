@@ -1,4 +1,4 @@
-import { boundedText, INPUT_LIMITS, type WebhookEventKind } from '@followup/sdk';
+import { boundedText, countSchema, INPUT_LIMITS, type WebhookEventKind } from '@followup/sdk';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
@@ -458,7 +458,7 @@ export function resourceRoutes(
             tags: [tag],
             security,
             response: {
-              200: z.object({ count: z.number().int().nonnegative() }),
+              200: countSchema,
               ...problemResponses(401, 403, 429),
             },
           },
