@@ -15,7 +15,9 @@ import { bundleSize } from '../../../scripts/testing/bundle-size.mjs';
 // Reviewed: the transport moved onto ky, a dependency like zod, so the SDK's own code leaves it
 // out (the request pipeline, split into named steps, grew 0.7 KB); the client with its
 // dependencies went from 107.8 to 116.6 KB (ky adds 8.1 KB gzipped), so that budget is now
-// 128 KB.
+// 128 KB. Together with the wire contract and the handler's later fixes the SDK's own code
+// reached 18.1 KB (18,518 bytes; bundled from source, 17.6 KB before the transport's move and
+// 18.3 KB after it); with the usual tenth for growth the budget is now 20 KB.
 const KB = 1024;
 const packageDir = new URL('..', import.meta.url).pathname;
 
@@ -29,13 +31,13 @@ describe('size budget of the built client', () => {
     expect(size.gzipped).toBeLessThan(128 * KB);
   });
 
-  it("the SDK's own code stays under 18 KB gzipped", async () => {
+  it("the SDK's own code stays under 20 KB gzipped", async () => {
     const size = await bundleSize({
       source: "export * from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
       external: ['zod', 'ky', '@followup/webhooks', '@followup/webhooks/web'],
     });
-    expect(size.gzipped).toBeLessThan(18 * KB);
+    expect(size.gzipped).toBeLessThan(20 * KB);
   });
 });
