@@ -15,6 +15,7 @@ import {
   installAddressLimits,
 } from './plugins/address-limits.js';
 import { installAuthentication } from './plugins/authentication.js';
+import { installHostHeaderCheck } from './plugins/host-header.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installRequestLogging, type LoggingOptions, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
@@ -216,6 +217,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // First of the onRequest hooks: a closing server or a used-up connection runs nothing more.
   installShutdownRefusal(app);
   installRequestsPerConnection(app, limits.maxRequestsPerConnection);
+  installHostHeaderCheck(app);
   installRequestIds(app);
   if (logger !== false) installRequestLogging(app);
   installProblemHandling(app);

@@ -66,6 +66,11 @@ export function connectionServerOptions(limits: ConnectionLimits) {
     connectionTimeout: idleTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     requestTimeout: requestTimeoutMs,
-    http: { headersTimeout: headersTimeoutMs, connectionsCheckingInterval: checkInterval },
+    http: {
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: checkInterval,
+      // Node's own answer to a missing Host is a plain 400: installHostHeaderCheck answers it.
+      requireHostHeader: false,
+    },
   };
 }
