@@ -220,13 +220,18 @@ describe('events', () => {
   it.each(roles)('shows %s only the events of records its role may read', async (role) => {
     const { token: admin } = await server().tokenFor('ADMIN');
     await call(admin, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' });
-    const body = '{}';
-    await server().app.inject({
+    // A verified delivery: only those are announced (a badly signed one records a receipt only).
+    const body = '{"event":"sync"}';
+    const received = await server().app.inject({
       method: 'POST',
       url: '/api/ehr/webhooks/athenahealth',
-      headers: { 'content-type': 'application/json', 'x-hub-signature': 'sha256=00' },
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature': `sha256=${createHmac('sha256', EHR_SECRET).update(body).digest('hex')}`,
+      },
       payload: body,
     });
+    expect(received.statusCode).toBe(202);
     const { token } = await server().tokenFor(role);
     const kinds = (await walk(token)).map((event) => event.event);
     const seesReceipts = role === 'ADMIN' || role === 'MANAGER';
