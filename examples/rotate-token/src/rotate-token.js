@@ -1,6 +1,6 @@
 // The interface's rotation without downtime: issue a new token, deploy with both available,
 // switch traffic, then revoke the old one. Calls keep succeeding through every step.
-import { AuthenticationError, FollowUp } from '@followup/sdk';
+import { AuthenticationError, FollowUp, splitToken } from '@followup/sdk';
 
 /**
  * An application's client whose token can be swapped while it serves traffic (a real deployment
@@ -30,7 +30,9 @@ export class SwappableClient {
  * @returns {Promise<{ newToken: string, newTokenId: string, callsDuringRotation: number }>}
  */
 export async function rotateToken({ baseUrl, oldToken, oldTokenId, operator, log }) {
-  const account = oldToken.slice('hns_'.length, oldToken.indexOf('.'));
+  const account = splitToken(oldToken)?.accountId;
+  if (account === undefined)
+    throw new Error('oldToken is not a FollowUp token (hns_<account>.<secret>).');
   const app = new SwappableClient({ token: oldToken, baseUrl });
   let calls = 0;
   const call = async () => {

@@ -1,7 +1,7 @@
 // The end-to-end check every subscriber example passes: a real server delivers a real event to
 // it, and a forged one is refused.
 import { FollowUp } from '@followup/sdk';
-import { signPayload } from '@followup/webhooks';
+import { SIGNATURE_HEADER, signPayload } from '@followup/webhooks';
 import { operator } from './server-process.js';
 
 /**
@@ -45,13 +45,13 @@ export async function checkSubscriber({ storage, server, start }) {
       body,
       headers: {
         ...headers,
-        'x-service-signature': signPayload(body, { secret: endpoint.secret }),
+        [SIGNATURE_HEADER]: signPayload(body, { secret: endpoint.secret }),
       },
     });
     const forged = await fetch(subscriber.url, {
       method: 'POST',
       body,
-      headers: { ...headers, 'x-service-signature': signPayload(body, { secret: 'whsec_forged' }) },
+      headers: { ...headers, [SIGNATURE_HEADER]: signPayload(body, { secret: 'whsec_forged' }) },
     });
     const unsigned = await fetch(subscriber.url, { method: 'POST', body, headers });
     return {

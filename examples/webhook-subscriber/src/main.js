@@ -1,6 +1,6 @@
 // Runs the subscriber: FOLLOWUP_WEBHOOK_SECRET=whsec_… PORT=8080 npm start
 // Without a secret it signs and sends itself one delivery, to show the round trip.
-import { signPayload } from '@followup/webhooks';
+import { SIGNATURE_HEADER, signPayload } from '@followup/webhooks';
 import { createSubscriber } from './subscriber.js';
 
 const secret = process.env.FOLLOWUP_WEBHOOK_SECRET ?? 'whsec_example_only';
@@ -27,7 +27,7 @@ server.listen(port, '127.0.0.1', async () => {
       'content-type': 'application/json',
       'x-service-event': 'contact.created',
       'x-service-delivery': 'dlv_example_1',
-      'x-service-signature': signPayload(body, { secret }),
+      [SIGNATURE_HEADER]: signPayload(body, { secret }),
     },
   });
   console.log(`self-test delivery answered ${response.status}`);

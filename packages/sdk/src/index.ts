@@ -270,6 +270,7 @@ export {
   TOKEN_SECRET_LENGTH,
   type TokenParts,
 } from './wire/token-grammar.js';
+export { DELIVERY_HEADER, EVENT_HEADER } from './wire/webhook-headers.js';
 
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,

@@ -1,5 +1,7 @@
 import {
   type HeadersLike,
+  SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
   type VerifyOptions,
   verifySignature,
   verifyStandardWebhook,
@@ -8,6 +10,7 @@ import {
 import type { Clock, Logger } from '../client-options.js';
 import { ResponseValidationError } from '../errors.js';
 import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
+import { DELIVERY_HEADER, EVENT_HEADER } from '../wire/webhook-headers.js';
 import {
   createWebhookHandler,
   type WebhookHandler,
@@ -29,9 +32,10 @@ function readHeader(headers: HeadersLike, name: string): string | undefined {
   if (typeof (headers as { get?: unknown }).get === 'function') {
     return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   }
+  const wanted = name.toLowerCase();
   const values: string[] = [];
   for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (key.toLowerCase() !== name) continue;
+    if (key.toLowerCase() !== wanted) continue;
     if (typeof value === 'string') values.push(value);
     else if (Array.isArray(value)) values.push(...value.map(String));
   }
@@ -58,7 +62,7 @@ export async function verifyWebhook(
   options: VerifyOptions,
 ): Promise<WebhookEvent> {
   let standardId: string | undefined;
-  if (readHeader(headers, 'x-service-signature') === undefined && hasStandardSignature(headers)) {
+  if (readHeader(headers, SIGNATURE_HEADER) === undefined && hasStandardSignature(headers)) {
     standardId = (await verifyStandardWebhook(rawBody, headers, options)).id;
   } else {
     await verifySignature(rawBody, headers, options);
@@ -85,24 +89,24 @@ export async function verifyWebhook(
   const event = parsed.data;
   if (standardId !== undefined && standardId !== event.id) {
     throw refuse(
-      'The webhook-id header disagrees with the signed body; the request is refused.',
-      ['headers', 'webhook-id'],
+      `The ${STANDARD_WEBHOOK_HEADERS.id} header disagrees with the signed body; the request is refused.`,
+      ['headers', STANDARD_WEBHOOK_HEADERS.id],
       'differs from the body id',
     );
   }
-  const eventHeader = readHeader(headers, 'x-service-event');
+  const eventHeader = readHeader(headers, EVENT_HEADER);
   if (eventHeader !== undefined && eventHeader !== String(event.event)) {
     throw refuse(
-      'The X-Service-Event header disagrees with the signed body; the request is refused.',
-      ['headers', 'X-Service-Event'],
+      `The ${EVENT_HEADER} header disagrees with the signed body; the request is refused.`,
+      ['headers', EVENT_HEADER],
       'differs from the body event',
     );
   }
-  const deliveryHeader = readHeader(headers, 'x-service-delivery');
+  const deliveryHeader = readHeader(headers, DELIVERY_HEADER);
   if (deliveryHeader !== undefined && deliveryHeader !== event.id) {
     throw refuse(
-      'The X-Service-Delivery header disagrees with the signed body; the request is refused.',
-      ['headers', 'X-Service-Delivery'],
+      `The ${DELIVERY_HEADER} header disagrees with the signed body; the request is refused.`,
+      ['headers', DELIVERY_HEADER],
       'differs from the body id',
     );
   }

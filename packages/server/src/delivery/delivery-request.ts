@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { SIGNATURE_HEADER, signPayload } from '@followup/webhooks';
+import { DELIVERY_HEADER, EVENT_HEADER } from '@followup/sdk';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS, signPayload } from '@followup/webhooks';
 
 /**
  * @internal The key bytes a signing secret gives the Standard Webhooks scheme: the base64 after
@@ -87,15 +88,15 @@ export function buildDeliveryRequest(
   return {
     body,
     headers: {
-      'X-Service-Event': message.event,
-      'X-Service-Delivery': message.id,
+      [EVENT_HEADER]: message.event,
+      [DELIVERY_HEADER]: message.id,
       [SIGNATURE_HEADER]: signPayload(body, {
         secret: options.secrets,
         timestamp: options.timestamp,
       }),
-      'webhook-id': message.id,
-      'webhook-timestamp': String(options.timestamp),
-      'webhook-signature': standardWebhookSignature(
+      [STANDARD_WEBHOOK_HEADERS.id]: message.id,
+      [STANDARD_WEBHOOK_HEADERS.timestamp]: String(options.timestamp),
+      [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignature(
         options.secrets,
         message.id,
         options.timestamp,
