@@ -29,6 +29,8 @@ export interface TestServer {
 export function useTestServer(
   options: Partial<Omit<BuildServerOptions, 'database' | 'clock'>> & {
     configure?: (app: FastifyInstance) => void;
+    /** What the app is given instead of the test database itself (a wrapper that watches it). */
+    wrapDatabase?: (database: Database) => Database;
   } = {},
 ): () => TestServer {
   let server: TestServer | undefined;
@@ -37,9 +39,9 @@ export function useTestServer(
     const clock = manualClock();
     const logs: string[] = [];
     const newId = createIdGenerator({ now: () => clock.now() });
-    const { configure, ...rest } = options;
+    const { configure, wrapDatabase, ...rest } = options;
     const app = buildServer({
-      database,
+      database: wrapDatabase ? wrapDatabase(database) : database,
       clock,
       newId,
       logger: { level: 'trace', stream: { write: (line) => void logs.push(line) } },
