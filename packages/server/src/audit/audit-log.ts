@@ -62,7 +62,8 @@ export interface AuditDependencies {
 // Writers of audit entries serialize on this transaction-scoped advisory lock, held until their
 // transaction ends. So `seq` (the cursor's order) is allocated in commit order, and a reader can
 // never see entry n+1 before entry n: a walk by `seq` returns every entry exactly once, even while
-// entries are being written. The audit log is low-volume; the serialization costs nothing here.
+// entries are being written. The busiest writers, contact creates, already take turns on the
+// contacts' change lock, which they take first (always in that order: change lock, then this).
 const auditWriteLockKey = '7312045782';
 
 /**
@@ -86,34 +87,56 @@ export async function recordAuditEntry(
   entry: NewAuditEntry,
   dependencies: AuditDependencies,
 ): Promise<AuditEntry> {
+  const params: unknown[] = [];
+  const part = auditEntryPart(entry, dependencies, (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  });
+  await queryable.query(`WITH ${part.ctes} SELECT 1`, params);
+  return part.entry;
+}
+
+/**
+ * @internal An audit entry as part of a statement (see {@link recordAuditEntry}, and
+ * `recordChange`, which writes it with an outbox event in one statement): common table
+ * expressions that take the audit lock and then insert the row, so that the lock is held before
+ * the row (and its seq) exists. `parameter` adds a value to the statement's parameters and
+ * answers its placeholder.
+ */
+export function auditEntryPart(
+  entry: NewAuditEntry,
+  dependencies: AuditDependencies,
+  parameter: (value: unknown) => string,
+): { entry: AuditEntry; ctes: string } {
   const id = dependencies.newId('aud');
   const occurredAt = new Date(dependencies.clock.now());
   const metadata = entry.metadata ?? {};
-  // One statement: the lock is taken before the row (and its seq) exists, in this transaction.
-  await queryable.query(
-    `WITH write_lock AS (SELECT pg_advisory_xact_lock($1::bigint))
-     INSERT INTO audit_entries
-       (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
-     SELECT $2, $3, $4, $5, $6, $7, $8, $9 FROM write_lock`,
-    [
-      auditWriteLockKey,
-      id,
-      occurredAt,
-      entry.action,
-      entry.actor.type,
-      entry.actor.id ?? null,
-      entry.target.type,
-      entry.target.id,
-      JSON.stringify(metadata),
-    ],
-  );
+  const ctes = `audit_lock AS (SELECT pg_advisory_xact_lock(${parameter(auditWriteLockKey)}::bigint)),
+     audit_entry AS (
+       INSERT INTO audit_entries
+         (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
+       SELECT ${[
+         id,
+         occurredAt,
+         entry.action,
+         entry.actor.type,
+         entry.actor.id ?? null,
+         entry.target.type,
+         entry.target.id,
+         JSON.stringify(metadata),
+       ]
+         .map(parameter)
+         .join(', ')} FROM audit_lock)`;
   return {
-    id,
-    occurredAt: occurredAt.toISOString(),
-    action: entry.action,
-    actor: entry.actor.id === undefined ? { type: entry.actor.type } : { ...entry.actor },
-    target: { ...entry.target },
-    metadata,
+    entry: {
+      id,
+      occurredAt: occurredAt.toISOString(),
+      action: entry.action,
+      actor: entry.actor.id === undefined ? { type: entry.actor.type } : { ...entry.actor },
+      target: { ...entry.target },
+      metadata,
+    },
+    ctes,
   };
 }
 

@@ -41,32 +41,52 @@ export async function recordOutboxEvent(
   event: NewOutboxEvent,
   dependencies: { clock: Clock; newId: IdGenerator },
 ): Promise<OutboxEvent> {
+  const params: unknown[] = [];
+  const part = outboxEventPart(event, dependencies, (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  });
+  // One statement, one round trip: the row, and its notification.
+  await queryable.query(`WITH ${part.ctes} ${part.select}`, params);
+  return part.event;
+}
+
+/**
+ * @internal An outbox event as part of a statement (see {@link recordOutboxEvent}, and
+ * `recordChange`, which writes it with an audit entry in one statement): a common table
+ * expression that inserts the row, and the statement's final `SELECT`, which sends the
+ * notification, delivered at commit (dropped on rollback), that wakes the delivery workers of
+ * every instance. `parameter` adds a value to the statement's parameters and answers its
+ * placeholder.
+ */
+export function outboxEventPart(
+  event: NewOutboxEvent,
+  dependencies: { clock: Clock; newId: IdGenerator },
+  parameter: (value: unknown) => string,
+): { event: OutboxEvent; ctes: string; select: string } {
   const id = dependencies.newId('evt');
   const createdAt = new Date(dependencies.clock.now());
-  // One statement, one round trip: the row, and its notification, delivered at commit (dropped
-  // on rollback), which wakes the delivery workers of every instance.
-  await queryable.query(
-    `WITH written AS (
-       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
-       VALUES ($1, $2, $3, $4, $5) RETURNING id)
-     SELECT pg_notify($6, '') FROM written`,
-    [
-      id,
-      event.event,
-      JSON.stringify(event.data),
-      event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
-      createdAt,
-      OUTBOX_CHANNEL,
-    ],
-  );
-  return {
+  const values = [
     id,
-    event: event.event,
-    createdAt: createdAt.toISOString(),
-    data: event.data,
-    ...(event.previousAttributes === undefined
-      ? {}
-      : { previousAttributes: event.previousAttributes }),
+    event.event,
+    JSON.stringify(event.data),
+    event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
+    createdAt,
+  ];
+  return {
+    event: {
+      id,
+      event: event.event,
+      createdAt: createdAt.toISOString(),
+      data: event.data,
+      ...(event.previousAttributes === undefined
+        ? {}
+        : { previousAttributes: event.previousAttributes }),
+    },
+    ctes: `outbox_event AS (
+       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
+       VALUES (${values.map(parameter).join(', ')}) RETURNING id)`,
+    select: `SELECT pg_notify(${parameter(OUTBOX_CHANNEL)}, '') FROM outbox_event`,
   };
 }
 
