@@ -7,7 +7,8 @@
 // over 100,000 contacts:
 //   - GET /api/contacts?limit=50&offset=100 (READONLY tokens) and POST /api/contacts (AGENT
 //     tokens; the insert, its audit entry and its outbox event in one transaction): server / bare,
-//     in requests per second and in CPU time per request of each process (/proc, Linux);
+//     in requests per second and in CPU time per request of each process (/proc, Linux), and
+//     Fastify alone answering the same bytes (fastify-process.mjs): the framework's own floor;
 //   - the first page, the page at offset 90,000 and the cursor page at the same place: the cost of
 //     each against the first page;
 //   - from `followup-server start` on the existing data to GET /healthz 200.
@@ -191,6 +192,13 @@ async function benchDriver(driver) {
   );
   const bare = child([here('./bare-process.mjs'), answersFile]);
   const bareBase = await bare.firstLine;
+  const fastify = child([here('./fastify-process.mjs'), answersFile]);
+  const fastifyBase = await fastify.firstLine;
+  const comparators = {
+    bare: { base: bareBase, pid: bare.process.pid },
+    fastify: { base: fastifyBase, pid: fastify.process.pid },
+    server: { base, pid: server.process.pid },
+  };
 
   const reads = (path) =>
     tokens.READONLY.map((token) => ({ method: 'GET', path, headers: read(token) }));
@@ -229,16 +237,18 @@ async function benchDriver(driver) {
       requests: reads(cursorPath),
     },
   ];
-  const samples = Object.fromEntries(scenarios.map((s) => [s.key, { server: [], bare: [] }]));
+  const samples = Object.fromEntries(
+    scenarios.map((s) => [s.key, { server: [], bare: [], fastify: [] }]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of scenarios) {
-      const order = round % 2 === 0 ? ['bare', 'server'] : ['server', 'bare'];
+      const order = round % 2 === 0 ? ['bare', 'fastify', 'server'] : ['server', 'fastify', 'bare'];
       for (const side of order) {
-        if (side === 'bare' && !scenario.bare) continue;
+        if (side !== 'server' && !scenario.bare) continue;
         const result = await measure(
-          side === 'bare' ? bareBase : base,
+          comparators[side].base,
           scenario.requests,
-          side === 'bare' ? bare.process.pid : server.process.pid,
+          comparators[side].pid,
         );
         samples[scenario.key][side].push(result);
       }
@@ -247,6 +257,7 @@ async function benchDriver(driver) {
   }
   await stop(server.process);
   await stop(bare.process);
+  await stop(fastify.process);
   rmSync(answersFile, { force: true });
   await driver.cleanup();
 
@@ -264,11 +275,17 @@ async function benchDriver(driver) {
   const rows = Object.fromEntries(
     scenarios.map((s) => [
       s.key,
-      { name: s.name, server: summary(samples[s.key].server), bare: summary(samples[s.key].bare) },
+      {
+        name: s.name,
+        server: summary(samples[s.key].server),
+        bare: summary(samples[s.key].bare),
+        fastify: summary(samples[s.key].fastify),
+      },
     ]),
   );
   for (const key of ['list', 'create']) {
     rows[key].ratio = rows[key].server.requestsPerSecond / rows[key].bare.requestsPerSecond;
+    rows[key].fastifyRatio = rows[key].fastify.requestsPerSecond / rows[key].bare.requestsPerSecond;
   }
   const firstRps = rows.first.server.requestsPerSecond;
   rows.offset.costVsFirst = firstRps / rows.offset.server.requestsPerSecond;
@@ -338,29 +355,39 @@ const table = [
   `Machine: ${machine} (shared with other work: compare ratios within the run, not absolute figures).`,
   `autocannon, ${CONNECTIONS} connections, ${TOKENS} tokens rotating, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds; ${CONTACTS.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches). CPU/req: the process's CPU time (user + system) over the requests it answered.`,
   '',
-  '| Driver | Measure | Server req/s | Server p99 | Server CPU/req | Bare req/s | Bare p99 | Bare CPU/req | Ratio |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| Driver | Measure | Server req/s | Server p99 | Server CPU/req | Bare req/s | Bare CPU/req | Fastify alone req/s | Fastify alone CPU/req | Ratio |',
+  '|---|---|---|---|---|---|---|---|---|---|',
 ];
 for (const result of results) {
   const { rows } = result;
   for (const key of ['list', 'create']) {
     const row = rows[key];
     table.push(
-      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | ${rps(row.bare.requestsPerSecond)} | ${row.bare.p99Ms} ms | ${cpu(row.bare)} | ${row.ratio.toFixed(3)}x of bare |`,
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | ${rps(row.bare.requestsPerSecond)} | ${cpu(row.bare)} | ${rps(row.fastify.requestsPerSecond)} | ${cpu(row.fastify)} | ${row.ratio.toFixed(3)}x of bare (Fastify alone: ${row.fastifyRatio.toFixed(2)}x) |`,
     );
   }
   table.push(
-    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | ${cpu(rows.first.server)} | | | | 1.00x (reference) |`,
+    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | ${cpu(rows.first.server)} | | | | | 1.00x (reference) |`,
   );
   for (const key of ['offset', 'cursor']) {
     const row = rows[key];
     table.push(
-      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | | | | ${row.costVsFirst.toFixed(2)}x the first page's cost${row.cpuCostVsFirst == null ? '' : ` (CPU/req: ${row.cpuCostVsFirst.toFixed(2)}x)`} |`,
+      `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | | | | | ${row.costVsFirst.toFixed(2)}x the first page's cost${row.cpuCostVsFirst == null ? '' : ` (CPU/req: ${row.cpuCostVsFirst.toFixed(2)}x)`} |`,
     );
   }
   table.push(
-    `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
+    `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
   );
 }
-writeFileSync(here('./results.md'), `${table.join('\n')}\n`);
+// What follows the marker in results.md (the profile and what the figures show) is kept.
+const marker = '<!-- analysis: kept by the benchmark -->';
+let analysis = '';
+try {
+  const previous = readFileSync(here('./results.md'), 'utf8');
+  const at = previous.indexOf(marker);
+  if (at !== -1) analysis = `\n${previous.slice(at)}`;
+} catch {
+  // No results yet.
+}
+writeFileSync(here('./results.md'), `${table.join('\n')}\n${analysis}`);
 console.log(`\n${table.join('\n')}`);
