@@ -67,9 +67,9 @@ export interface RetryEvent {
 
 /**
  * A `fetch`-compatible function. The SDK's transport (ky) calls it, as a plain function, with a
- * `Request` holding the absolute URL, method, headers (the token among them), body and signal,
- * and an empty `RequestInit`; it must honour the signal, and report a failed connection as fetch
- * does (a `TypeError`).
+ * `Request` holding the absolute URL, method, headers (the token among them) and body, and a
+ * `RequestInit` holding the call's `signal`; it must honour that signal (passing both arguments
+ * on to `fetch` does), and report a failed connection as fetch does (a `TypeError`).
  *
  * @example
  * ```ts

@@ -137,6 +137,24 @@ describe('createTransport (ky, one attempt)', () => {
     expect(fetched).toBe(0);
   });
 
+  it("gives fetch the call's one signal, so that an abort stops the request in flight", async () => {
+    const controller = new AbortController();
+    const send = createTransport({
+      fetch: (_input, init) =>
+        new Promise((_resolve, reject) => {
+          expect(init?.signal).toBe(controller.signal);
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        }),
+      clock: systemClock,
+      onRequest: undefined,
+      onResponse: undefined,
+    });
+    const pending = send({ ...attempt(), signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('stopped'));
+    await expect(pending).rejects.toThrow('stopped');
+  });
+
   it("passes on a network failure as the runtime's own error, never ky's NetworkError", async () => {
     const network = new TypeError('fetch failed');
     const bug = new RangeError('a bug in a fetch wrapper');

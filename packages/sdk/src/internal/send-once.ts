@@ -110,14 +110,17 @@ export function createTransport(options: TransportOptions): SendOnce {
   return async (attempt) => {
     const { method, url, headers, body } = attempt.request;
     // Only the options in use: ky merges and normalises every option it is given, on every call.
+    // The call's signal goes to fetch itself rather than through ky's `signal` option: ky would
+    // compose it with a controller of its own on every attempt (`AbortSignal.any`, which its
+    // `Request` then follows), a controller that never fires with ky's timeout off. One signal
+    // instead of a composite cost about 17 µs of CPU a page in the walk benchmark's setting.
     const options: Options = {
       method,
       headers,
-      signal: attempt.signal,
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      fetch: send,
+      fetch: (request, init) => send(request, { ...init, signal: attempt.signal }),
     };
     if (body !== undefined) options.body = body;
     if (withHooks) {
