@@ -102,6 +102,7 @@ export type {
   Queryable,
   QueryResult,
 } from './storage/database.js';
+export { MAX_QUEUED_QUERIES } from './storage/database-busy.js';
 export { type MigrateResult, migrate } from './storage/migrate.js';
 export { openPGliteDatabase, type PGliteDatabaseOptions } from './storage/pglite-database.js';
 export {
