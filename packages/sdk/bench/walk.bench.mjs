@@ -12,6 +12,7 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
+import { median } from '../../../scripts/bench/measure.mjs';
 
 const TOTAL = 100_000;
 const LIMIT = 200;
@@ -75,12 +76,6 @@ if (process.argv[2] === 'serve') {
   server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 } else {
   await main();
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function main() {

@@ -8,7 +8,7 @@
 // Writes bench/delivery-results.json and bench/delivery-results.md.
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus } from 'node:os';
+import { machineDescription } from '../../../scripts/bench/measure.mjs';
 import { buildServer, createAccountStore, createDeliveryWorker, migrate } from '../dist/index.js';
 import { openDrivers } from './drivers.mjs';
 
@@ -111,7 +111,7 @@ for (const driver of await openDrivers()) {
   console.log(JSON.stringify(result));
   results.push(result);
 }
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+const machine = machineDescription();
 writeFileSync(
   new URL('./delivery-results.json', import.meta.url),
   `${JSON.stringify({ machine, connections: CONNECTIONS, results }, null, 2)}\n`,

@@ -21,12 +21,13 @@ import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { machineDescription } from '../../../scripts/bench/measure.mjs';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
@@ -364,7 +365,7 @@ if (databaseUrl && DRIVERS.includes('postgres')) {
   }
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}`;
+const machine = machineDescription();
 writeFileSync(
   new URL('./load-results.json', import.meta.url),
   `${JSON.stringify({ machine, results }, null, 2)}\n`,

@@ -19,12 +19,13 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
 import {
   createAccountStore,
   migrate,
@@ -140,8 +141,6 @@ async function measure(base, requests, pid) {
         : (cpuAfter - cpuBefore) / result.requests.total,
   };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function benchDriver(driver) {
   const tokens = await prepare(driver.open);
@@ -342,7 +341,7 @@ function drivers() {
 const results = [];
 for (const driver of drivers()) results.push(await benchDriver(driver));
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`;
+const machine = machineDescription();
 writeFileSync(
   here('./results.json'),
   `${JSON.stringify({ machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, tokens: TOKENS, contacts: CONTACTS, results }, null, 2)}\n`,

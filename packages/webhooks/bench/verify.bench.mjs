@@ -9,11 +9,11 @@
 // neighbour on the machine slows both sides of a ratio alike.
 import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
+import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
 import * as followup from '../dist/index.js';
 import * as followupWeb from '../dist/web.js';
 
@@ -135,12 +135,6 @@ async function measureRound(group, run) {
   return Object.fromEntries(names.map((name) => [name, (totals[name][0] / totals[name][1]) * 1e9]));
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 async function benchSize(label, size) {
   const body = jsonBody(size);
   const { sync, async: asyncContenders, web } = contenders(body);
@@ -189,7 +183,7 @@ for (const [label, size] of SIZES) {
   }
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+const machine = machineDescription();
 const date = new Date().toISOString();
 writeFileSync(
   new URL('./results.json', import.meta.url),
