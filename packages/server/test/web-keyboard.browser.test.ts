@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryStore } from '../src/delivery/deliveries.js';
+import { fanOutEvents } from '../src/delivery/fan-out.js';
 import { createEndpointStore } from '../src/delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../src/ids.js';
 import { recordOutboxEvent } from '../src/outbox/outbox.js';
@@ -195,11 +196,13 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
       { clock: server.clock, newId },
     );
+    await fanOutEvents(server.database, { clock: server.clock, newId });
     const [delivery] = await createDeliveryStore({
       database: server.database,
       clock: server.clock,
       newId,
     }).list();
+    expect(delivery?.id).toMatch(/^dlv_/);
     // What the delivery worker does to an endpoint that answered 410 Gone.
     await server.database.query(
       `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'gone',
@@ -260,6 +263,18 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       if (name === 'webhook-endpoint') expect(await seriousViolations(page), name).toEqual([]);
       await checkEnterSubmits(page, name, path);
     }
+
+    // On a 375 px screen no page is wider than the screen: a wide table scrolls in its region.
+    await page.setViewportSize({ width: 375, height: 800 });
+    const wide: string[] = [];
+    for (const [name, path] of pages) {
+      await page.goto(`${server.origin}${path}`);
+      await saveScreenshot(page, `narrow-${name}`);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      if (width > 375) wide.push(`${name}: ${width} px`);
+    }
+    expect(wide).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The token shown once, after Issue: tabbed through as it is (a reload would not show it).
     await page.goto(`${server.origin}/service-accounts/${account.id}`);

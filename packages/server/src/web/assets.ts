@@ -68,6 +68,15 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; margin: 0; }
 label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
 caption { text-align: left; }
+.table-scroll { overflow-x: auto; margin: 1rem 0; position: relative; }
+.table-scroll > table { margin: 0; }
+.table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+input, select { max-width: 100%; }
+label { min-width: 0; max-width: 100%; grid-template-columns: minmax(0, 1fr); }
+@media (max-width: 40rem) {
+  dl.facts { grid-template-columns: minmax(0, 1fr); gap: 0; }
+  dl.facts dd { margin-bottom: .5rem; }
+}
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 4px; border: 1px solid;
   font-size: .875rem; font-weight: 600; white-space: nowrap; }
 .badge.ok { color: #116329; border-color: #116329; background: #eefbf1; }

@@ -27,6 +27,7 @@ const auditTemplate = defineTemplate<{
 </form>
 ${listTable({
   rows: 'entries',
+  label: 'Audit entries',
   row: '{ entry, metadata }',
   columns: ['When', 'Action', 'Actor', 'Target', 'Details'],
   cells: `<td><%= it.when(entry.occurredAt) %></td>

@@ -51,6 +51,7 @@ const listTemplate = defineTemplate<{
 </form>
 ${listTable({
   rows: 'deliveries',
+  label: 'Deliveries',
   row: 'delivery',
   columns: ['Delivery', 'Event', 'Endpoint', 'State', 'Attempts', 'Last result', 'Created'],
   cells: `<td><a href="/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
@@ -103,18 +104,14 @@ ${csrfPartial}
 <button type="submit">Retry now</button>
 </form>
 <h2>Attempts</h2>
-<% if (it.attempts.length === 0) { %>
-<p class="notice">No attempt yet: the delivery worker sends it shortly.</p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">Time</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Response (first 4 KiB)</th></tr></thead>
-<tbody>
-<% for (const attempt of it.attempts) { %>
-<tr><td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= attempt.responseBody %></pre><% } %></td></tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+${listTable({
+  rows: 'attempts',
+  row: 'attempt',
+  label: 'Attempts',
+  columns: ['Time', 'Status code', 'Duration', 'Error', 'Response (first 4 KiB)'],
+  cells: `<td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= attempt.responseBody %></pre><% } %></td>`,
+  empty: 'No attempt yet: the delivery worker sends it shortly.',
+})}
 `);
 
 /**

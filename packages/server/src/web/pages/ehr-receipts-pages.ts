@@ -9,7 +9,7 @@ import {
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';
-import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
+import { listPage, listTable, type Paging, pagingPartial, scrollingTable } from './list-page.js';
 import { pageRoute, sendNotFoundPage, textField, when, withPageErrors } from './page-helpers.js';
 
 const listTemplate = defineTemplate<{
@@ -42,6 +42,7 @@ const listTemplate = defineTemplate<{
 </form>
 ${listTable({
   rows: 'receipts',
+  label: 'EHR receipts',
   row: 'receipt',
   columns: ['Received', 'Vendor', 'Outcome', 'Size', 'Receipt'],
   cells: `<td><%= it.when(receipt.receivedAt) %></td>
@@ -73,13 +74,16 @@ const receiptTemplate = defineTemplate<{
 </dl>
 <h2>Headers</h2>
 <p class="muted">Credentials and signatures are shown as [redacted].</p>
-<table>
+${scrollingTable(
+  'Headers',
+  `<table>
 <thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead>
 <tbody>
 <% for (const [name, value] of it.receipt.headers) { %><tr><td><code><%= name %></code></td><td><%= value %></td></tr>
 <% } %>
 </tbody>
-</table>
+</table>`,
+)}
 <h2>Body</h2>
 <% if (it.receipt.bodyTruncated) { %><p class="muted">The first <%= it.previewBytes %> bytes of <%= it.receipt.bodyBytes %>, as text.</p><% } %>
 <% if (it.receipt.bodyBytes === 0) { %><p class="muted">Empty.</p><% } else { %><pre><%= it.receipt.bodyPreview %></pre><% } %>

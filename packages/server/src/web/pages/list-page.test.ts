@@ -76,6 +76,7 @@ describe('list pages', () => {
         cells: '<td><%= person.name %></td>',
         empty: 'Nobody yet. Invite someone.',
         caption: '<caption>People</caption>',
+        label: 'People',
       }) + pagingPartial,
     );
     const none = { previous: null, next: null };
@@ -87,7 +88,7 @@ describe('list pages', () => {
       paging: { previous: null, next: '/people?offset=50' },
     });
     expect(table).toContain(
-      '<table>\n<caption>People</caption>\n<thead><tr><th scope="col">Name</th></tr></thead>',
+      '<div class="table-scroll" role="region" aria-label="People" tabindex="0">\n<table>\n<caption>People</caption>\n<thead><tr><th scope="col">Name</th></tr></thead>',
     );
     expect(table).toContain('<tr>\n<td>&lt;b&gt;Ada&lt;/b&gt;</td>\n</tr>');
     expect(table).toContain('<a href="/people?offset=50">Next page</a>');

@@ -101,6 +101,22 @@ export interface ListTableOptions {
   empty: string;
   /** A `<caption>` element, when the table has one. */
   caption?: string;
+  /**
+   * What the table holds, such as `Users`: the name of the region it scrolls in on a narrow
+   * screen (a region a keyboard can reach, and so scroll).
+   */
+  label: string;
+}
+
+/**
+ * @internal Wraps a table in a region of its own that scrolls sideways when the screen is
+ * narrower than the table (the page itself never does), reachable with Tab so that a keyboard
+ * can scroll it too.
+ */
+export function scrollingTable(label: string, table: string): string {
+  return `<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">
+${table}
+</div>`;
 }
 
 /**
@@ -113,7 +129,9 @@ export function listTable(options: ListTableOptions): string {
   return `<% if (it.${options.rows}.length === 0) { %>
 <p class="notice">${options.empty}</p>
 <% } else { %>
-<table>
+${scrollingTable(
+  options.label,
+  `<table>
 ${options.caption ? `${options.caption}\n` : ''}<thead><tr>${headings}</tr></thead>
 <tbody>
 <% for (const ${options.row} of it.${options.rows}) { %>
@@ -122,6 +140,7 @@ ${options.cells}
 </tr>
 <% } %>
 </tbody>
-</table>
+</table>`,
+)}
 <% } %>`;
 }

@@ -51,6 +51,7 @@ const listTemplate = defineTemplate<{
 <form method="get" action="/service-accounts/new"><button type="submit">Create service account</button></form>
 ${listTable({
   rows: 'accounts',
+  label: 'Service accounts',
   row: 'account',
   caption: '<caption class="muted">Oldest first</caption>',
   columns: ['Name', 'Role', 'Active tokens', 'Created', 'State'],
@@ -106,26 +107,21 @@ const accountTemplate = defineTemplate<{
 </section>
 <% } %>
 <h2>Tokens</h2>
-<% if (it.tokens.length === 0) { %>
-<p class="notice">This account has no tokens yet. Issue one below and give it to the program that calls the API.</p>
-<% } else { %>
-<table>
-<thead><tr><th scope="col">Token</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
-<tbody>
-<% for (const token of it.tokens) { %>
-<tr>
-<td><code><%= token.id %></code></td>
+${listTable({
+  rows: 'tokens',
+  row: 'token',
+  label: 'Tokens',
+  columns: ['Token', 'Label', 'Created', 'Expires', 'Last used', 'State', 'Actions'],
+  cells: `<td><code><%= token.id %></code></td>
 <td><%= token.label ?? '' %></td>
 <td><%= it.when(token.createdAt) %></td>
 <td><%= token.expiresAt ? it.when(token.expiresAt) : 'never' %></td>
 <td><%= token.lastUsedAt ? it.when(token.lastUsedAt) : 'never' %></td>
 <td><%= token.state %></td>
-<td><% if (token.state === 'active') { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/revoke" class="inline"><button type="submit" class="secondary" aria-label="Revoke <%= token.id %>">Revoke</button></form><% if (!it.account.disabledAt) { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/roll" class="inline"><button type="submit" class="secondary" aria-label="Roll <%= token.id %>">Roll</button></form><% } %><% } %></td>
-</tr>
-<% } %>
-</tbody>
-</table>
-<% } %>
+<td><% if (token.state === 'active') { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/revoke" class="inline"><button type="submit" class="secondary" aria-label="Revoke <%= token.id %>">Revoke</button></form><% if (!it.account.disabledAt) { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/roll" class="inline"><button type="submit" class="secondary" aria-label="Roll <%= token.id %>">Roll</button></form><% } %><% } %></td>`,
+  empty:
+    'This account has no tokens yet. Issue one below and give it to the program that calls the API.',
+})}
 <% if (!it.account.disabledAt) { %>
 <h2>Issue token</h2>
 <form method="post" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens" class="stacked">

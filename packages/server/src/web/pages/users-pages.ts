@@ -45,6 +45,7 @@ const listTemplate = defineTemplate<{
 <% } %>
 ${listTable({
   rows: 'users',
+  label: 'Users',
   row: 'user',
   columns: ['Name', 'Email', 'Role', 'State', 'Created', 'Actions'],
   cells: `<td><%= user.name %></td>

@@ -80,6 +80,7 @@ const listTemplate = defineTemplate<{
 ${secretPartial}
 ${listTable({
   rows: 'endpoints',
+  label: 'Webhook endpoints',
   row: 'endpoint',
   columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
   cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
