@@ -1,11 +1,12 @@
 import type { APIError } from '../errors.js';
+import type { ProblemCode } from '../wire/problem-codes.js';
 import { RETRYABLE_STATUSES } from './backoff.js';
 import type { BuiltRequest } from './build-request.js';
 import { makeAPIError } from './make-api-error.js';
 import { parseProblem } from './problem.js';
 import { parseRetryAfter } from './retry-after.js';
 
-const IDEMPOTENCY_IN_PROGRESS = 'idempotency_in_progress';
+const IDEMPOTENCY_IN_PROGRESS: ProblemCode = 'idempotency_in_progress';
 
 /** A response whose status is not 2xx, as the client judges it. */
 export interface ClassifiedFailure {

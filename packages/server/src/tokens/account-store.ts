@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ProblemCode } from '@followup/sdk';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
@@ -98,12 +99,11 @@ export const MAX_ROLL_GRACE_SECONDS = 30 * 86_400;
 /** How often, at most, a token's `lastUsedAt` is written: once a minute. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Why a token was refused. */
-export type TokenFailureCode =
-  | 'token_missing'
-  | 'token_invalid'
-  | 'token_expired'
-  | 'token_revoked';
+/** Why a token was refused: one of the SDK's `PROBLEM_CODES` the bearer routes answer 401 with. */
+export type TokenFailureCode = Extract<
+  ProblemCode,
+  'token_missing' | 'token_invalid' | 'token_expired' | 'token_revoked'
+>;
 
 /** A token that {@link AccountStore.verifyToken} accepted. */
 export interface TokenAccepted {
