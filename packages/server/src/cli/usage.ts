@@ -108,8 +108,9 @@ Options of every command:
   --help                this text
 
 An embedded PGlite directory belongs to one process at a time: while \`start\` runs on it,
-operator commands reach that server through its loopback operator channel. On PostgreSQL any
-number of processes work side by side.
+operator commands reach that server through its operator channel: a Unix socket in the data
+directory (operator.sock), authenticated by a key in operator-channel.json, both owner-only.
+On PostgreSQL any number of processes work side by side.
 `;
 
 /** @internal Every option of every command. */

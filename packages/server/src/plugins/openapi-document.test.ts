@@ -169,7 +169,8 @@ describe('operationIdOf', () => {
     expect(operationIdOf('GET', '/api/event-types')).toBe('listEventTypes');
     expect(operationIdOf('POST', '/api/contacts')).toBe('createContact');
     expect(operationIdOf('DELETE', '/api/deliveries/{id}')).toBe('deleteDelivery');
-    expect(operationIdOf('POST', '/api/contacts/batch')).toBe('postApiContactsBatch');
+    expect(operationIdOf('POST', '/api/contacts/batch')).toBe('upsertContacts');
+    expect(operationIdOf('GET', '/api/me')).toBe('getMe');
     expect(operationIdOf('GET', '/api/ehr/webhooks/{ehr}')).toBe('getApiEhrWebhooksEhr');
   });
 });
@@ -194,5 +195,17 @@ describe('the problem codes of the published OpenAPI document', () => {
       }
     }
     expect(named).toBeGreaterThan(100);
+  });
+
+  it('name every published operation with a verb and a noun, each name once', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/openapi.json' });
+    const document = response.json() as Json;
+    const ids = Object.values(document.paths as Record<string, Json>).flatMap((item) =>
+      Object.values(item).map((operation) => String(operation.operationId)),
+    );
+    expect(ids.length).toBeGreaterThan(30);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The `<method><Path>` fallback (postApiUsersInvitations) reads badly in a generated client.
+    expect(ids.filter((id) => /^(get|post|put|patch|delete)Api/.test(id))).toEqual([]);
   });
 });

@@ -33,6 +33,13 @@ const operationIds: Record<string, string> = {
   'POST /api/inbox/webhook': 'receiveInboxWebhook',
   'POST /api/ehr/webhooks/{ehr}': 'receiveEhrWebhook',
   'GET /api/messages': 'listMessages',
+  'GET /api/me': 'getMe',
+  'GET /api/contacts/changes': 'listContactChanges',
+  'POST /api/contacts/batch': 'upsertContacts',
+  'GET /api/deliveries/{id}/attempts': 'listDeliveryAttempts',
+  'POST /api/users/invitations': 'inviteUser',
+  'POST /api/users/{id}/disable': 'disableUser',
+  'DELETE /api/users/{id}/sessions': 'revokeUserSessions',
 };
 
 const pascal = (text: string) =>
