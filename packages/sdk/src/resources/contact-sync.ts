@@ -3,6 +3,7 @@ import { ConfigurationError, FollowUpError } from '../errors.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { checkCursor, checkInstant, checkLimit } from '../internal/list-params.js';
 import { type ContactChange, contactChangeListSchema } from '../schemas/contact-sync.js';
+import { LIST_LIMITS } from '../wire/limits.js';
 
 /**
  * Where `client.contacts.sync()` starts: a `cursor` kept from an earlier sync, or for a first
@@ -55,7 +56,7 @@ export class ContactSync implements AsyncIterable<ContactChange> {
     options: RequestOptions | undefined,
   ) {
     this.#http = http;
-    this.#limit = checkLimit(params?.limit ?? 200);
+    this.#limit = checkLimit(params?.limit ?? LIST_LIMITS.maxLimit);
     this.#position = checkCursor(params?.cursor);
     this.#updatedSince = checkInstant('updatedSince', params?.updatedSince);
     if (this.#position !== undefined && this.#updatedSince !== undefined) {

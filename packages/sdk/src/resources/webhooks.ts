@@ -115,7 +115,7 @@ export async function verifyWebhook(
 
 function hasStandardSignature(headers: HeadersLike): boolean {
   try {
-    return readHeader(headers, 'webhook-signature') !== undefined;
+    return readHeader(headers, STANDARD_WEBHOOK_HEADERS.signature) !== undefined;
   } catch {
     return false;
   }

@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@followup/sdk';
 import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
@@ -97,9 +98,12 @@ export const userCommands: Readonly<Record<string, OperatorCommand>> = {
     // Every user, page after page: an operator's list never stops short.
     const users: UserInfo[] = [];
     for (;;) {
-      const page = await listUsers(database, { limit: 200, offset: users.length });
+      const page = await listUsers(database, {
+        limit: LIST_LIMITS.maxLimit,
+        offset: users.length,
+      });
       users.push(...page);
-      if (page.length < 200) break;
+      if (page.length < LIST_LIMITS.maxLimit) break;
     }
     return output(users, users.length === 0 ? 'No users yet.\n' : users.map(userLine).join(''));
   },

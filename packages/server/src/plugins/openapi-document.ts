@@ -1,5 +1,5 @@
 import { problemCodesOf } from '@followup/sdk';
-import { vendorProfiles } from '@followup/webhooks';
+import { STANDARD_WEBHOOK_HEADERS, vendorProfiles } from '@followup/webhooks';
 
 /**
  * @internal The key under which an integer query parameter carries its bounds in the schema's
@@ -125,7 +125,7 @@ export function webhookSecuritySchemes(): Json {
     standardWebhooksSignature: {
       type: 'apiKey',
       in: 'header',
-      name: 'webhook-signature',
+      name: STANDARD_WEBHOOK_HEADERS.signature,
       description:
         'On the outbound webhooks FollowUp sends, beside X-Service-Signature: the Standard Webhooks signature (v1,<base64>) with webhook-id and webhook-timestamp.',
     },

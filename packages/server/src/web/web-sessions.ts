@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import CsrfTokens from '@fastify/csrf';
+import { CSRF_TOKEN_HEADER } from '@followup/sdk';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../plugins/problem.js';
 import type { ActiveSession, SessionStore } from '../users/sessions.js';
@@ -132,7 +133,7 @@ export function checkCsrf(
 ): void {
   if (!unsafeMethods.has(request.method)) return;
   checkSameOrigin(request, publicOrigin);
-  const header = request.headers['x-csrf-token'];
+  const header = request.headers[CSRF_TOKEN_HEADER];
   const body = request.body as Record<string, unknown> | undefined | null;
   const field = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
   const token = typeof header === 'string' ? header : typeof field === 'string' ? field : '';
