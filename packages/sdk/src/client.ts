@@ -10,6 +10,8 @@ import { Audit } from './resources/audit.js';
 import { Contacts } from './resources/contacts.js';
 import { CrudResource } from './resources/crud-resource.js';
 import { Deals } from './resources/deals.js';
+import { Deliveries } from './resources/deliveries.js';
+import { Events } from './resources/events.js';
 import { Inbox } from './resources/inbox.js';
 import { Messages } from './resources/messages.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -156,6 +158,10 @@ export class FollowUp {
   readonly messages: Messages;
   /** The audit log: list (cursor pages). */
   readonly audit: Audit;
+  /** The event feed: list (cursor pages of typed events) and types (the catalogue of kinds). */
+  readonly events: Events;
+  /** Webhook deliveries: attempts (ADMIN). */
+  readonly deliveries: Deliveries;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;
   /** The webhooks FollowUp sends: unwrap (verify one) and handler (a ready endpoint). */
@@ -259,6 +265,8 @@ export class FollowUp {
     });
     this.messages = new Messages(http);
     this.audit = new Audit(http);
+    this.events = new Events(http);
+    this.deliveries = new Deliveries(http);
     this.inbox = new Inbox(http);
     this.webhooks = new Webhooks({ clock, logger: options.logger });
   }

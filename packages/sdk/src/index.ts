@@ -87,12 +87,14 @@ export {
   type ListSort,
 } from './resources/crud-resource.js';
 export { type DealListParams, Deals } from './resources/deals.js';
+export { Deliveries } from './resources/deliveries.js';
 export {
   DEFAULT_DELIVERY_STORE_ENTRIES,
   type DeliveryStore,
   MemoryDeliveryStore,
   type MemoryDeliveryStoreOptions,
 } from './resources/delivery-store.js';
+export { type EventListParams, Events } from './resources/events.js';
 export { Inbox, type InboxSendOptions } from './resources/inbox.js';
 export { Messages } from './resources/messages.js';
 export {
@@ -163,6 +165,19 @@ export {
   type UpdateDealInput,
   updateDealInputSchema,
 } from './schemas/deal.js';
+export {
+  type DeliveryAttempt,
+  type DeliveryAttemptList,
+  deliveryAttemptListSchema,
+  deliveryAttemptSchema,
+} from './schemas/delivery-attempt.js';
+export { type EventList, eventFeedPageSchema, eventListSchema } from './schemas/event-list.js';
+export {
+  type EventType,
+  type EventTypeList,
+  eventTypeListSchema,
+  eventTypeSchema,
+} from './schemas/event-type.js';
 export {
   type InboxMessage,
   type InboxMessageList,

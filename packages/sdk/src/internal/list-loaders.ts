@@ -81,9 +81,17 @@ export function offsetLoader<Item, Body>(
   return load;
 }
 
+/** What a cursor list needs to load its pages: the offset list's, and its filters if any. */
+export interface CursorListSpec<Body> extends OffsetListSpec<Body> {
+  /** Filters sent with every page (a cursor is only valid with the same ones). */
+  readonly filters?: Readonly<Record<string, QueryValue>>;
+  /** Parameters of the first page only, when it has no cursor (where to start, e.g. `after`). */
+  readonly start?: Readonly<Record<string, QueryValue>>;
+}
+
 /** Returns the function that loads one page of a cursor list, refusing a repeated cursor. */
 export function cursorLoader<Item, Body>(
-  spec: OffsetListSpec<Body>,
+  spec: CursorListSpec<Body>,
 ): (params: CursorPageParams, depth: number) => Promise<CursorPage<Item>> {
   // The depth at which each cursor was first asked for. A page at depth d whose nextCursor was
   // already asked for at depth <= d (by itself or an earlier page of its walk) would loop.
@@ -94,7 +102,10 @@ export function cursorLoader<Item, Body>(
       if (params.cursor !== undefined && !askedAt.has(params.cursor)) {
         askedAt.set(params.cursor, depth);
       }
-      const query = { limit: params.limit, cursor: params.cursor };
+      const query =
+        params.cursor === undefined
+          ? { limit: params.limit, ...spec.filters, ...spec.start }
+          : { limit: params.limit, ...spec.filters, cursor: params.cursor };
       const { data, response } = await spec.http.request({
         method: 'GET',
         path: spec.path,

@@ -1,3 +1,4 @@
+import { deliveryAttemptListSchema } from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,17 +10,6 @@ import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
 
 const paramsSchema = z.object({ id: z.string().min(1).max(255) });
-
-const attemptSchema = z.object({
-  startedAt: z.string(),
-  durationMs: z.number().int(),
-  status: z.number().int().nullable().describe("The subscriber's HTTP status, when it answered"),
-  error: z.string().nullable().describe('Why it got no answer: timeout, ECONNREFUSED, …'),
-  responseBody: z
-    .string()
-    .nullable()
-    .describe("The first 4 KiB of the subscriber's answer, as UTF-8"),
-});
 
 /**
  * @internal `GET /api/deliveries/:id/attempts` (ADMIN, through `users.manage`): every attempt of
@@ -43,7 +33,7 @@ export function deliveryRoutes(options: {
           security: [{ bearerAuth: [] }],
           params: paramsSchema,
           response: {
-            200: z.object({ attempts: z.array(attemptSchema) }),
+            200: deliveryAttemptListSchema,
             ...problemResponses(401, 403, 404, 429),
           },
         },

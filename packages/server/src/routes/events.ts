@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, webhookEventSchemas } from '@followup/sdk';
+import { eventFeedPageSchema, eventTypeListSchema, WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,14 +21,6 @@ const querySchema = z.strictObject({
     .union([kindSchema, z.array(kindSchema).max(WEBHOOK_EVENT_KINDS.length * 2)])
     .optional()
     .describe('An event kind; repeat it for several. Without it, every kind the caller may see.'),
-});
-
-const feedEventSchema = z.object({
-  id: z.string().describe('The event id (evt_…)'),
-  event: z.string(),
-  createdAt: z.string(),
-  data: z.record(z.string(), z.unknown()),
-  previousAttributes: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
@@ -56,7 +48,7 @@ export function eventRoutes(options: {
           security: [{ bearerAuth: [] }],
           querystring: querySchema,
           response: {
-            200: z.object({ events: z.array(feedEventSchema), nextCursor: z.string().nullable() }),
+            200: eventFeedPageSchema,
             ...problemResponses(400, 401, 403, 429),
           },
         },
@@ -112,15 +104,7 @@ export function eventRoutes(options: {
           summary: 'List the event kinds with the JSON Schema of each body',
           tags: ['Events'],
           response: {
-            200: z.object({
-              eventTypes: z.array(
-                z.object({
-                  kind: z.string(),
-                  description: z.string(),
-                  schema: z.record(z.string(), z.unknown()),
-                }),
-              ),
-            }),
+            200: eventTypeListSchema,
           },
         },
       },
