@@ -3,12 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeCommand } from '../../../scripts/testing/runtimes.mjs';
 
 // The built SDK under Deno and Bun (their npm packages carry the binaries): a paginated walk, a
 // typed error and a redacted token, against a small API served here.
 const run = promisify(execFile);
-const bin = (name: string) =>
-  new URL(`../../../node_modules/.bin/${name}`, import.meta.url).pathname;
 
 const contacts = ['a', 'b', 'c'].map((letter) => ({
   id: `con_${letter}`,
@@ -43,24 +42,15 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-describe.each([
-  {
-    name: 'deno',
-    args: (url: string) => [
-      'run',
-      '--quiet',
-      '--no-prompt',
-      '--allow-net=127.0.0.1',
-      'test/runtime-check.mjs',
-      url,
-    ],
-  },
-  { name: 'bun', args: (url: string) => ['test/runtime-check.mjs', url] },
-])('the built SDK under $name', ({ name, args }) => {
+describe.each(['deno', 'bun'] as const)('the built SDK under %s', (name) => {
   it('walks pages, maps errors to classes, keeps the token secret and serves a webhook handler', async () => {
-    const { stdout } = await run(bin(name), args(baseUrl), {
+    const { command, args, env } = runtimeCommand(name, 'test/runtime-check.mjs', {
+      args: [baseUrl],
+      loopback: true,
+    });
+    const { stdout } = await run(command, args, {
       cwd: new URL('..', import.meta.url).pathname,
-      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+      env,
       timeout: 60_000,
     });
     expect(JSON.parse(stdout.trim().split('\n').at(-1) as string)).toEqual({

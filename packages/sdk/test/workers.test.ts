@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workspaceBinary } from '../../../scripts/testing/runtimes.mjs';
 
 // The built SDK and the /web webhooks entry on Cloudflare Workers' runtime: workerd (its npm
 // package carries the binary) serving test/worker-entry.js, bundled by esbuild as Wrangler
 // would, with no Node compatibility flag.
-const workerd = new URL('../../../node_modules/.bin/workerd', import.meta.url).pathname;
+const workerd = workspaceBinary('workerd');
 const scratch = mkdtempSync(join(tmpdir(), 'followup-workerd-'));
 let child: ChildProcess | undefined;
 

@@ -1,27 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runtimeCommand } from '../../../scripts/testing/runtimes.mjs';
 
 // Both entries of the built package under Deno and Bun (their npm packages carry the binaries),
 // over every known-answer vector.
-const bin = (name: string) =>
-  new URL(`../../../node_modules/.bin/${name}`, import.meta.url).pathname;
-const runtimes = [
-  {
-    name: 'deno',
-    command: bin('deno'),
-    args: ['run', '--quiet', '--no-prompt', 'test/runtime-check.mjs'],
-  },
-  { name: 'bun', command: bin('bun'), args: ['test/runtime-check.mjs'] },
-];
+const runtimes = (['deno', 'bun'] as const).map((name) => ({
+  name,
+  ...runtimeCommand(name, 'test/runtime-check.mjs'),
+}));
 
-describe.each(runtimes)('the built package under $name', ({ command, args }) => {
+describe.each(runtimes)('the built package under $name', ({ command, args, env }) => {
   it('passes every known-answer vector with both entries', () => {
     expect(existsSync(command)).toBe(true);
     const output = execFileSync(command, args, {
       cwd: new URL('..', import.meta.url).pathname,
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+      env,
       timeout: 60_000,
     });
     const results = JSON.parse(output.trim().split('\n').at(-1) as string);
