@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodePrefix, provisionNode } from './testing/on-node.mjs';
 import { buildTestSummary, reportFileOf } from './testing/test-summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -38,6 +39,15 @@ for (const workspace of workspaces) {
     if (/^test-results(\.[\w-]+)?\.json$/.test(name))
       rmSync(join(workspace, name), { force: true });
   }
+}
+
+// Node 22 for the test:node22 tasks, installed here once (outside turbo, whose tasks see only the
+// variables turbo passes them) rather than by two tasks at once. On failure those tasks try again
+// themselves, and fail with npm's reason if it still cannot be installed.
+try {
+  provisionNode({ major: 22, prefix: nodePrefix(22), log: (line) => console.log(line) });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
 }
 
 // The plan: every task turbo would run, with what it waits for. A task that never starts (its

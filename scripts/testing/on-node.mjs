@@ -6,6 +6,9 @@
 // `node` package carries the official binaries), as scripts/use-node.sh installs Node 24, into
 // FOLLOWUP_NODE<major>_PREFIX or ~/.node<major>, then put first on PATH for the command, so that
 // the command, its `#!/usr/bin/env node` scripts and every process they start run on it.
+// scripts/test-all.mjs installs it before turbo starts, where the whole environment (a proxy's
+// certificate authority in NODE_EXTRA_CA_CERTS, say) reaches npm; turbo passes tasks only the
+// variables it is told to.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -84,6 +87,18 @@ export function provisionNode({ major, prefix, install = npmInstallNode, log = (
 }
 
 /**
+ * Where Node `major` is installed: FOLLOWUP_NODE<major>_PREFIX, or ~/.node<major>.
+ *
+ * @param {number} major
+ * @param {Record<string, string | undefined>} [env]
+ * @param {string} [home]
+ * @returns {string}
+ */
+export function nodePrefix(major, env = process.env, home = homedir()) {
+  return env[`FOLLOWUP_NODE${major}_PREFIX`] || join(home, `.node${major}`);
+}
+
+/**
  * Reads `<major> -- <command> [args…]`.
  *
  * @param {string[]} argv
@@ -106,8 +121,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(2);
   }
   const { major, command, args } = parsed;
-  const prefix = process.env[`FOLLOWUP_NODE${major}_PREFIX`] || join(homedir(), `.node${major}`);
-  const bin = provisionNode({ major, prefix, log: (line) => console.error(line) });
+  const bin = provisionNode({
+    major,
+    prefix: nodePrefix(major),
+    log: (line) => console.error(line),
+  });
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.error(`on-node: running \`${[command, ...args].join(' ')}\` on Node ${version}`);
   const child = spawn(command, args, {

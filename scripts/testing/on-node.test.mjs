@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeMajorOf, parseOnNodeArguments, provisionNode } from './on-node.mjs';
+import { nodeMajorOf, nodePrefix, parseOnNodeArguments, provisionNode } from './on-node.mjs';
 
 let scratch;
 beforeEach(() => {
@@ -97,4 +97,16 @@ describe('parseOnNodeArguments', () => {
       expect(() => parseOnNodeArguments(argv)).toThrow(/^usage: on-node\.mjs/);
     },
   );
+});
+
+describe('nodePrefix', () => {
+  it('is FOLLOWUP_NODE<major>_PREFIX when set, ~/.node<major> otherwise', () => {
+    expect(nodePrefix(22, { FOLLOWUP_NODE22_PREFIX: '/opt/node22' }, '/home/me')).toBe(
+      '/opt/node22',
+    );
+    expect(nodePrefix(22, {}, '/home/me')).toBe(join('/home/me', '.node22'));
+    expect(nodePrefix(22, { FOLLOWUP_NODE22_PREFIX: '' }, '/home/me')).toBe(
+      join('/home/me', '.node22'),
+    );
+  });
 });
