@@ -166,7 +166,7 @@ async function phasesOf(name, database) {
       measuredPhases.reduce((sum, phases) => sum + phases.statements, 0) / measuredPhases.length;
     const rows = [
       [
-        'onRequest hooks: authentication (token cache), rate limit',
+        'onRequest hooks (authentication with the token cache, rate limit); for a write, the body read and parsed',
         mean('onRequest', 'preValidation'),
       ],
       ['validation of the query string or body', mean('preValidation', 'preHandler')],
