@@ -39,6 +39,23 @@ it('promotes the leads that have an e-mail address, and only those', async () =>
   expect((await server.client.contacts.get(alan.id)).lifecycle).toBe('PATIENT');
 });
 
+it('sends subscribers a contact.updated webhook with the lifecycle it had before', async () => {
+  const endpoint = await server.addEndpoint({ events: ['contact.updated'] });
+  const barbara = await server.client.contacts.create({
+    firstName: 'Barbara',
+    lastName: 'Liskov',
+    lifecycle: 'LEAD',
+    email: 'barbara@example.org',
+  });
+
+  await promoteLeads(server.client);
+
+  const { event } = await endpoint.nextDelivery();
+  expect(event.event).toBe('contact.updated');
+  expect(event.data).toMatchObject({ id: barbara.id, lifecycle: 'PROSPECT' });
+  expect(event.previousAttributes).toEqual({ lifecycle: 'LEAD' });
+});
+
 it('fails the way production would with a READONLY token', async () => {
   await server.client.contacts.create({
     firstName: 'Edsger',

@@ -81,4 +81,70 @@ describe.skipIf(testDriver !== 'pglite')('startTestServer', () => {
       subscriber.close();
     }
   });
+
+  it('addEndpoint() with no argument records every delivery, verified, until close', async () => {
+    const endpoint = await server.addEndpoint();
+    expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const contact = await server.client.contacts.create({ firstName: 'Alan', lastName: 'Turing' });
+    let delivery = await endpoint.nextDelivery();
+    // Other tests' endpoints and events share this server: skip to this contact's delivery.
+    while (!delivery.body.includes(contact.id)) delivery = await endpoint.nextDelivery();
+    expect(delivery.event.event).toBe('contact.created');
+    if (delivery.event.event !== 'contact.created') return;
+    expect(delivery.event.data.id).toBe(contact.id);
+    expect(delivery.id).toBe(delivery.headers['x-service-delivery']);
+    expect(() =>
+      verifySignature(delivery.body, delivery.headers['x-service-signature'] as string, {
+        secret: endpoint.secret,
+      }),
+    ).not.toThrow();
+    await server.client.contacts.delete(contact.id);
+    let deleted = await endpoint.nextDelivery();
+    while (deleted.event.event !== 'contact.deleted') deleted = await endpoint.nextDelivery();
+    expect(endpoint.deliveries).toContain(delivery);
+    expect(endpoint.deliveries).toContain(deleted);
+  });
+
+  it('addEndpoint({ events }) without a url records only those kinds', async () => {
+    const endpoint = await server.addEndpoint({ events: ['deal.created'] });
+    const contact = await server.client.contacts.create({ firstName: 'Kurt', lastName: 'Godel' });
+    const deal = await server.client.deals.create({
+      contactId: contact.id,
+      title: 'Incompleteness',
+      amountCents: 100,
+      currency: 'EUR',
+    });
+    const delivery = await endpoint.nextDelivery();
+    expect(delivery.event.event).toBe('deal.created');
+    expect(delivery.event.data.id).toBe(deal.id);
+    expect(endpoint.deliveries.map((each) => String(each.event.event))).toEqual(['deal.created']);
+  });
+});
+
+describe.skipIf(testDriver !== 'pglite')('startTestServer close', () => {
+  it('closes the recording endpoints: a waiting nextDelivery() rejects, the port refuses', async () => {
+    const server = await startTestServer();
+    const endpoint = await server.addEndpoint();
+    const waiting = endpoint.nextDelivery();
+    await server.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    await expect(fetch(endpoint.url, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+
+  it('answers 400 to a delivery whose signature does not verify, and nextDelivery() rejects', async () => {
+    const server = await startTestServer();
+    try {
+      const endpoint = await server.addEndpoint();
+      const forged = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': 't=1,v1=00' },
+        body: '{"id":"dlv_x","event":"contact.created","createdAt":"2026-01-01T00:00:00.000Z","data":{}}',
+      });
+      expect(forged.status).toBe(400);
+      await expect(endpoint.nextDelivery()).rejects.toThrow(/refused a delivery/);
+      expect(endpoint.deliveries).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -10,9 +10,14 @@
 import { FollowUp } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from './build-server.js';
-import type { Clock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
 import { createDeliveryWorker } from './delivery/delivery-worker.js';
 import { createEndpointStore } from './delivery/webhook-endpoints.js';
+import {
+  type RecordedDelivery,
+  type RecordingReceiver,
+  startRecordingReceiver,
+} from './recording-receiver.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { openPGliteDatabase } from './storage/pglite-database.js';
@@ -36,12 +41,40 @@ export interface StartTestServerOptions {
   deliveryRetryDelays?: readonly number[];
 }
 
+export type { RecordedDelivery };
+
 /** A webhook endpoint added by {@link TestServer.addEndpoint}. */
 export interface TestEndpoint {
   /** The endpoint's id (`we_…`). */
   id: string;
   /** Its signing secret (`whsec_…`): verify deliveries with it. */
   secret: string;
+  /** The URL deliveries go to. */
+  url: string;
+}
+
+/**
+ * An endpoint added by `addEndpoint()` without a `url`: the test server runs its subscriber, a
+ * small HTTP server on a loopback port that verifies each delivery's signature with
+ * `@followup/webhooks`, records it and answers 204.
+ */
+export interface RecordingTestEndpoint extends TestEndpoint {
+  /** Every delivery received so far, oldest first (a retried delivery once per arrival). */
+  readonly deliveries: readonly RecordedDelivery[];
+  /**
+   * The next delivery this endpoint receives (or has received and not yet handed out here), in
+   * order of arrival. Rejects when a delivery fails verification, and when the server closes
+   * first.
+   */
+  nextDelivery(): Promise<RecordedDelivery>;
+}
+
+/** Options of {@link TestServer.addEndpoint}. */
+export interface AddTestEndpointOptions {
+  /** Where to deliver; loopback addresses are allowed here. */
+  url: string;
+  /** The event kinds to subscribe to; every kind when absent. */
+  events?: readonly string[];
 }
 
 /** A running test server; see {@link startTestServer}. */
@@ -65,13 +98,27 @@ export interface TestServer {
    */
   issueToken(role: Role, options?: { ttlSeconds?: number }): Promise<string>;
   /**
-   * Subscribes a URL (loopback addresses are allowed here) to outbound webhooks, to every event
-   * kind or to `events`.
+   * Subscribes an endpoint to outbound webhooks. Without options (or without `url`), it starts a
+   * recording subscriber in this process, on a loopback port, closed by {@link TestServer.close},
+   * subscribed to every kind (or to `events`), and returns it, so that a test asserts on what
+   * was delivered. With `url`, it subscribes that URL (loopback addresses are allowed here).
    *
-   * @returns The endpoint's id and its signing secret.
+   * @returns The endpoint's id, signing secret and URL; without `url`, also what it received.
+   * @example
+   * ```ts
+   * const endpoint = await server.addEndpoint();
+   * const contact = await server.client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+   * const delivery = await endpoint.nextDelivery();
+   * if (delivery.event.event === 'contact.created') console.log(delivery.event.data.id === contact.id);
+   * ```
    */
-  addEndpoint(options: { url: string; events?: readonly string[] }): Promise<TestEndpoint>;
-  /** Stops the server, lets deliveries in flight finish, and discards the database. */
+  addEndpoint(options?: {
+    url?: undefined;
+    events?: readonly string[];
+  }): Promise<RecordingTestEndpoint>;
+  /** With `url`: subscribes that URL. */
+  addEndpoint(options: AddTestEndpointOptions): Promise<TestEndpoint>;
+  /** Stops the server and the recording endpoints, lets deliveries in flight finish, and discards the database. */
   close(): Promise<void>;
 }
 
@@ -122,20 +169,40 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       return issued.token;
     };
     const client = new FollowUp({ token: await issueToken('ADMIN'), baseUrl });
+    const receivers: RecordingReceiver[] = [];
+    async function addEndpoint(
+      endpointOptions: { url?: string; events?: readonly string[] } = {},
+    ): Promise<TestEndpoint | RecordingTestEndpoint> {
+      const { url, events } = endpointOptions;
+      if (url !== undefined) {
+        const endpoint = await endpoints.add({ url, ...(events ? { events } : {}) });
+        worker.wake();
+        return { id: endpoint.id, secret: endpoint.secret, url };
+      }
+      const receiver = await startRecordingReceiver({ clock: clock ?? systemClock });
+      receivers.push(receiver);
+      const endpoint = await endpoints.add({ url: receiver.url, ...(events ? { events } : {}) });
+      receiver.useSecret(endpoint.secret);
+      worker.wake();
+      return {
+        id: endpoint.id,
+        secret: endpoint.secret,
+        url: receiver.url,
+        deliveries: receiver.deliveries,
+        nextDelivery: () => receiver.nextDelivery(),
+      };
+    }
     return {
       baseUrl,
       client,
       app,
       database,
       issueToken,
-      async addEndpoint({ url, events }) {
-        const endpoint = await endpoints.add({ url, ...(events ? { events } : {}) });
-        worker.wake();
-        return { id: endpoint.id, secret: endpoint.secret };
-      },
+      addEndpoint: addEndpoint as TestServer['addEndpoint'],
       async close() {
         await app.close();
         await worker.close();
+        for (const receiver of receivers.splice(0)) await receiver.close();
         await database.close();
       },
     };
