@@ -5,7 +5,7 @@ import {
   type RequestEvent,
   type ResponseEvent,
 } from '../src/index.js';
-import { detectRuntime, SDK_VERSION } from '../src/internal/client-header.js';
+import { clientHeaders, detectRuntime, SDK_VERSION } from '../src/internal/client-header.js';
 import { type Fixture, SERVICE_ACCOUNT_ID, startFixture, TOKEN } from './fixture-server.js';
 import { clientFor } from './helpers.js';
 
@@ -81,11 +81,39 @@ describe('request options and client defaults', () => {
       detectRuntime({ Bun: { version: '1.2.0' }, process: { versions: { node: '22' } } }),
     ).toMatchObject({ runtime: 'bun/1.2.0' });
     expect(detectRuntime({ navigator: { userAgent: 'Cloudflare-Workers' } }).runtime).toBe(
-      'workerd',
+      'workerd/unknown',
     );
     expect(detectRuntime({ document: {}, navigator: { userAgent: 'Mozilla/5.0' } })).toEqual({
-      runtime: 'browser',
+      runtime: 'browser/unknown',
       userAgentAllowed: false,
+    });
+    expect(detectRuntime({})).toEqual({ runtime: 'unknown/unknown', userAgentAllowed: false });
+  });
+
+  it('always writes <runtime>/<version>, with unknown for a version that is not a plain token', () => {
+    const format = /^@followup\/sdk\/\S+ [a-z]+\/[0-9A-Za-z][0-9A-Za-z.+_-]*$/;
+    for (const globals of [
+      {},
+      { document: {} },
+      { navigator: { userAgent: 'Cloudflare-Workers' } },
+      { process: { versions: { node: '24.1.0' } } },
+      { Deno: { version: { deno: '2.4.0' } } },
+      { Bun: { version: '1.2.0' } },
+      { Bun: { version: '' } },
+      { Deno: { version: { deno: '2.4\r\nx-injected: 1' } } },
+      { process: { versions: { node: '24 beta' } } },
+    ]) {
+      expect(clientHeaders(globals)['x-followup-client']).toMatch(format);
+    }
+    expect(clientHeaders({ Bun: { version: '' } })['x-followup-client']).toBe(
+      `@followup/sdk/${SDK_VERSION} bun/unknown`,
+    );
+    expect(clientHeaders({ document: {} })).toEqual({
+      'x-followup-client': `@followup/sdk/${SDK_VERSION} browser/unknown`,
+    });
+    expect(clientHeaders({ navigator: { userAgent: 'Cloudflare-Workers' } })).toEqual({
+      'x-followup-client': `@followup/sdk/${SDK_VERSION} workerd/unknown`,
+      'user-agent': `@followup/sdk/${SDK_VERSION} workerd/unknown`,
     });
   });
 
