@@ -175,6 +175,14 @@ describe('client.deliveries.attempts', () => {
     await expect(client.deliveries.attempts('dlv x')).resolves.toEqual([]);
   });
 
+  it("answers an empty list, not a TypeError, for a body without the array under validation: 'off'", async () => {
+    const { client } = clientFor(fixture, { validation: 'off' });
+    fixture.script('GET', '/api/deliveries/dlv_1/attempts', { body: {} });
+    await expect(client.deliveries.attempts('dlv_1')).resolves.toEqual([]);
+    fixture.script('GET', '/api/event-types', { body: 'null' });
+    await expect(client.events.types()).resolves.toEqual([]);
+  });
+
   it('rejects with NotFoundError for an unknown delivery', async () => {
     const { client } = clientFor(fixture, { maxRetries: 0 });
     const error = await client.deliveries

@@ -42,7 +42,12 @@ export class Deliveries {
     return new APIPromise(
       this.#http
         .request({ method: 'GET', path, schema: deliveryAttemptListSchema, options })
-        .then(({ data, response, requestId }) => ({ data: data.attempts, response, requestId })),
+        .then(({ data, response, requestId }) => ({
+          // With validation off a broken body may lack the array: no attempts rather than a TypeError.
+          data: Array.isArray(data?.attempts) ? data.attempts : [],
+          response,
+          requestId,
+        })),
     );
   }
 }

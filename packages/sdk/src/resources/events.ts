@@ -111,7 +111,8 @@ export class Events {
       this.#http
         .request({ method: 'GET', path: '/api/event-types', schema: eventTypeListSchema, options })
         .then(({ data, response, requestId }) => ({
-          data: data.eventTypes,
+          // With validation off a broken body may lack the array: no kinds rather than a TypeError.
+          data: Array.isArray(data?.eventTypes) ? data.eventTypes : [],
           response,
           requestId,
         })),
