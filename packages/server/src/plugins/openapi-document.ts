@@ -1,5 +1,5 @@
 import { problemCodesOf } from '@followup/sdk';
-import { STANDARD_WEBHOOK_HEADERS, vendorProfiles } from '@followup/webhooks';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS, vendorProfiles } from '@followup/webhooks';
 
 /**
  * @internal The key under which an integer query parameter carries its bounds in the schema's
@@ -118,7 +118,7 @@ export function webhookSecuritySchemes(): Json {
     followupSignature: {
       type: 'apiKey',
       in: 'header',
-      name: 'X-Service-Signature',
+      name: SIGNATURE_HEADER,
       description:
         'On the outbound webhooks FollowUp sends: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the endpoint secret string; verify with @followup/webhooks.',
     },
