@@ -19,10 +19,14 @@ describe('list pages', () => {
         expect(Number.isSafeInteger(offset)).toBe(true);
         expect(offset).toBeGreaterThanOrEqual(0);
         expect(offset).toBeLessThanOrEqual(MAX_PAGE_OFFSET);
-        if (!/^\d{1,6}$/.test(text)) expect(offset).toBe(0);
+        // Like every text field: its first 7 characters, without the spaces around them.
+        const read = text.slice(0, 7).trim();
+        expect(offset).toBe(/^\d{1,6}$/.test(read) ? Math.min(Number(read), MAX_PAGE_OFFSET) : 0);
       }),
     );
     expect(offsetField({ offset: '50' })).toBe(50);
+    expect(offsetField({ offset: ' 50\t' })).toBe(50);
+    expect(offsetField({ offset: '5 0' })).toBe(0);
     expect(offsetField({ offset: '999999' })).toBe(MAX_PAGE_OFFSET);
     expect(offsetField({ offset: '-5' })).toBe(0);
   });
