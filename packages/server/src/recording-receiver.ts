@@ -1,11 +1,16 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
-import { type WebhookEvent, webhookEventSchema } from '@followup/sdk';
-import { verifySignature } from '@followup/webhooks';
+import {
+  BODY_LIMIT_BYTES,
+  DELIVERY_HEADER,
+  type WebhookEvent,
+  webhookEventSchema,
+} from '@followup/sdk';
+import { SIGNATURE_HEADER, verifySignature } from '@followup/webhooks';
 import type { Clock } from './clock.js';
 
-/** The largest body the recording receiver reads (1 MiB); a longer one is answered 413. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body the recording receiver reads (the wire's 1 MiB); a longer one is answered 413. */
+const MAX_BODY_BYTES = BODY_LIMIT_BYTES;
 
 /** One webhook delivery that reached a recording endpoint, its signature verified. */
 export interface RecordedDelivery {
@@ -87,13 +92,13 @@ export async function startRecordingReceiver(options: {
     const headers = headersOf(request);
     try {
       if (secret === undefined) throw new Error('The endpoint has no secret yet.');
-      verifySignature(body, headers['x-service-signature'] ?? '', {
+      verifySignature(body, headers[SIGNATURE_HEADER.toLowerCase()] ?? '', {
         secret,
         now: new Date(options.clock.now()),
       });
       const event = webhookEventSchema.parse(JSON.parse(body));
       const delivery: RecordedDelivery = {
-        id: headers['x-service-delivery'] ?? event.id,
+        id: headers[DELIVERY_HEADER.toLowerCase()] ?? event.id,
         event,
         body,
         headers,
