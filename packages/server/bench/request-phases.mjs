@@ -16,12 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   buildServer,
-  createAccountStore,
   createDeliveryWorker,
   migrate,
   openPGliteDatabase,
   openPostgresDatabase,
 } from '../dist/index.js';
+import { issueRoleTokens, seedContacts } from './bench-data.mjs';
 
 const REQUESTS = Number(process.env.PHASES_REQUESTS ?? 2000);
 const WARM_UP = 300;
@@ -54,23 +54,8 @@ function measured(database, sink) {
 
 async function phasesOf(name, database) {
   await migrate(database);
-  await database.query(
-    `INSERT INTO contacts (id, first_name, last_name, lifecycle, email, created_at, updated_at)
-     SELECT 'con_' || lpad(i::text, 26, '0'), 'First' || i, 'Last' || i, 'LEAD',
-            'contact' || i || '@example.com',
-            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond',
-            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond'
-       FROM generate_series(1, 1000) AS i`,
-  );
-  const store = createAccountStore({ database });
-  const tokens = {};
-  for (const role of ['READONLY', 'AGENT']) {
-    const account = await store.createAccount({ name: `phases-${role}`, role });
-    tokens[role] = [];
-    for (let index = 0; index < 64; index++) {
-      tokens[role].push((await store.issueToken({ accountId: account.id })).token);
-    }
-  }
+  await seedContacts(database, 1000);
+  const tokens = await issueRoleTokens(database, { prefix: 'phases', perRole: 64 });
   const sink = { current: undefined };
   const worker = createDeliveryWorker({ database });
   const app = buildServer({

@@ -26,12 +26,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
-import {
-  createAccountStore,
-  migrate,
-  openPGliteDatabase,
-  openPostgresDatabase,
-} from '../dist/index.js';
+import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
+import { issueRoleTokens, seedContacts } from './bench-data.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -63,25 +59,8 @@ async function stop(running) {
 async function prepare(open) {
   const database = await open();
   await migrate(database);
-  // 100,000 contacts a millisecond apart, in one statement (a bulk load, no events).
-  await database.query(
-    `INSERT INTO contacts (id, first_name, last_name, lifecycle, email, created_at, updated_at)
-     SELECT 'con_' || lpad(i::text, 26, '0'), 'First' || i, 'Last' || i, 'LEAD',
-            'contact' || i || '@example.com',
-            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond',
-            timestamptz '2026-01-01T00:00:00Z' + i * interval '1 millisecond'
-       FROM generate_series(1, $1::integer) AS i`,
-    [CONTACTS],
-  );
-  const store = createAccountStore({ database });
-  const tokens = {};
-  for (const role of ['READONLY', 'AGENT']) {
-    const account = await store.createAccount({ name: `bench-${role}`, role });
-    tokens[role] = [];
-    for (let index = 0; index < TOKENS; index++) {
-      tokens[role].push((await store.issueToken({ accountId: account.id })).token);
-    }
-  }
+  await seedContacts(database, CONTACTS);
+  const tokens = await issueRoleTokens(database, { prefix: 'bench', perRole: TOKENS });
   await database.close();
   return tokens;
 }
