@@ -1,66 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../src/cli/run-cli.js';
-import { useCliStorage } from './support/cli-storage.js';
+import { describe, expect, it } from 'vitest';
+import { useKillableServer } from './support/killable-server.js';
 import { startSubscriber } from './support/subscriber.js';
 
-// The built command (turbo builds before it tests), run as a process of its own so that it can
-// be killed with SIGKILL in the middle of its deliveries.
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// The built command, killed with SIGKILL in the middle of its deliveries.
 const CONTACTS = 10;
 const HUNG = 5;
 
 describe('a server killed in the middle of its deliveries', () => {
-  const storage = useCliStorage('followup-killed-');
-  const { storageArguments } = storage;
-  const children: ChildProcess[] = [];
-
-  afterAll(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  const { operator, startServer } = useKillableServer('followup-killed-', {
+    // More than HUNG attempts at once to the one endpoint, so that all hang together.
+    startArguments: ['--endpoint-concurrency', '16'],
   });
-
-  async function operator(...argv: string[]) {
-    const out: string[] = [];
-    const io: CliIo = {
-      stdout: { write: (text: string) => void out.push(text) },
-      stderr: { write: () => undefined },
-      env: {},
-    };
-    expect(await runCli([...argv, '--json', ...storageArguments()], io)).toBe(0);
-    return JSON.parse(out.join(''));
-  }
-
-  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-    const child = spawn(
-      process.execPath,
-      [
-        cli,
-        'start',
-        '--port',
-        '0',
-        '--json',
-        '--allow-private-endpoints',
-        '--delivery-timeout',
-        '1',
-        '--delivery-retry-delays',
-        '0.05,0.05,0.05',
-        // More than HUNG attempts at once to the one endpoint, so that all hang together.
-        '--endpoint-concurrency',
-        '16',
-        ...storageArguments(),
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
-    );
-    children.push(child);
-    const [line] = (await once(
-      createInterface({ input: child.stdout as NodeJS.ReadableStream }),
-      'line',
-    )) as [string];
-    return { child, url: (JSON.parse(line) as { url: string }).url };
-  }
 
   it('delivers every event once it is started again: none lost', async () => {
     // The first deliveries hang (they are in flight when the server dies); the rest succeed.

@@ -1,80 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../src/cli/run-cli.js';
-import { useCliStorage } from './support/cli-storage.js';
+import { describe, expect, it } from 'vitest';
+import { useKillableServer } from './support/killable-server.js';
 import { startSubscriber } from './support/subscriber.js';
 
 // Crash consistency: the built server, a process of its own, is killed with SIGKILL while
 // clients write contacts, inbox messages and EHR webhooks (and its worker delivers the contacts'
 // events); started again on the same storage, every write a client saw acknowledged (201, 202)
 // is there, every acknowledged contact's event is delivered, and the database takes new writes.
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const EHR_SECRET = 'crash-test-ehr-secret';
 const INBOX_SECRET = 'crash-test-inbox-secret';
 const WRITERS = 6;
 const ACKNOWLEDGED_BEFORE_KILL = 60;
 
 describe('a server killed while it writes', () => {
-  const storage = useCliStorage('followup-crash-');
-  const { storageArguments } = storage;
-  const children: ChildProcess[] = [];
-
-  afterAll(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  const { operator, startServer } = useKillableServer('followup-crash-', {
+    startArguments: ['--rate-limit', '1000000', '--address-rate-limit', '1000000'],
+    env: { INBOX_WEBHOOK_SECRET: INBOX_SECRET, EHR_WEBHOOK_SECRET_ATHENAHEALTH: EHR_SECRET },
   });
-
-  async function operator(...argv: string[]) {
-    const out: string[] = [];
-    const io: CliIo = {
-      stdout: { write: (text: string) => void out.push(text) },
-      stderr: { write: () => undefined },
-      env: {},
-    };
-    expect(await runCli([...argv, '--json', ...storageArguments()], io)).toBe(0);
-    return JSON.parse(out.join(''));
-  }
-
-  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-    const child = spawn(
-      process.execPath,
-      [
-        cli,
-        'start',
-        '--port',
-        '0',
-        '--json',
-        '--allow-private-endpoints',
-        '--delivery-timeout',
-        '1',
-        '--delivery-retry-delays',
-        '0.05,0.05,0.05',
-        '--rate-limit',
-        '1000000',
-        '--address-rate-limit',
-        '1000000',
-        ...storageArguments(),
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          INBOX_WEBHOOK_SECRET: INBOX_SECRET,
-          EHR_WEBHOOK_SECRET_ATHENAHEALTH: EHR_SECRET,
-        },
-      },
-    );
-    children.push(child);
-    const [line] = (await once(
-      createInterface({ input: child.stdout as NodeJS.ReadableStream }),
-      'line',
-    )) as [string];
-    return { child, url: (JSON.parse(line) as { url: string }).url };
-  }
 
   it('keeps every acknowledged contact, message and receipt, and delivers every acknowledged contact', async () => {
     const hook = await startSubscriber([{ status: 200 }]);

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect } from 'vitest';
+import { type CliIo, runCli } from '../../src/cli/run-cli.js';
+import { useCliStorage } from './cli-storage.js';
+
+// The built command (turbo builds before it tests), run as a process of its own so that a test
+// can kill it with SIGKILL and start it again on the same storage.
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/**
+ * Storage for a server that a test kills and starts again, and the two things such a test does
+ * with it: run an operator command beside it (`--json`, asserting exit 0, parsed output) and
+ * start `followup-server start --port 0 --json` with short delivery timeouts and retries plus
+ * `startArguments`, resolving once it listens. Every child still running after the suite is
+ * killed. Call it inside a `describe`.
+ */
+export function useKillableServer(
+  prefix: string,
+  options: { startArguments?: readonly string[]; env?: Record<string, string> } = {},
+): {
+  operator(...argv: string[]): Promise<ReturnType<typeof JSON.parse>>;
+  startServer(): Promise<{ child: ChildProcess; url: string }>;
+} {
+  const { storageArguments } = useCliStorage(prefix);
+  const children: ChildProcess[] = [];
+
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  async function operator(...argv: string[]): Promise<ReturnType<typeof JSON.parse>> {
+    const out: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => void out.push(text) },
+      stderr: { write: () => undefined },
+      env: {},
+    };
+    expect(await runCli([...argv, '--json', ...storageArguments()], io)).toBe(0);
+    return JSON.parse(out.join(''));
+  }
+
+  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        'start',
+        '--port',
+        '0',
+        '--json',
+        '--allow-private-endpoints',
+        '--delivery-timeout',
+        '1',
+        '--delivery-retry-delays',
+        '0.05,0.05,0.05',
+        ...(options.startArguments ?? []),
+        ...storageArguments(),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, DATABASE_URL: '', ...options.env },
+      },
+    );
+    children.push(child);
+    const [line] = (await once(
+      createInterface({ input: child.stdout as NodeJS.ReadableStream }),
+      'line',
+    )) as [string];
+    return { child, url: (JSON.parse(line) as { url: string }).url };
+  }
+
+  return { operator, startServer };
+}
