@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseDuration } from '../../duration.js';
 import { ProblemError } from '../../plugins/problem.js';
 import {
@@ -186,6 +186,11 @@ ${csrfPartial}
 <p><a href="/service-accounts/<%= encodeURIComponent(it.accountId) %>">Cancel</a></p>
 `);
 
+/** An account's page. */
+function accountPath(id: string): string {
+  return `/service-accounts/${encodeURIComponent(id)}`;
+}
+
 function expiryOf(body: unknown): number | undefined {
   const choice = tokenExpiryChoices.find((item) => item.value === textField(body, 'expires', 10));
   if (!choice) throw invalidInput('Expires in: choose one of the listed choices.');
@@ -214,6 +219,28 @@ export const serviceAccountsPages: WebPage =
   async (app: FastifyInstance) => {
     const guard = pageRoute('users.manage');
 
+    /** Keeps a new token for its account's page to show once, and sends the browser there. */
+    const showTokenOnce = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      accountId: string,
+      issued: { id: string; token: string; expiresAt: string | null },
+    ) => {
+      await rememberFlash(
+        request,
+        reply,
+        { database, clock, newId },
+        {
+          kind: 'token',
+          accountId,
+          id: issued.id,
+          token: issued.token,
+          expiresAt: issued.expiresAt,
+        },
+      );
+      return reply.redirect(accountPath(accountId), 303);
+    };
+
     app.get('/service-accounts', guard, async (request, reply) => {
       const page = listPage(request.query, '/service-accounts');
       const list = await accounts.listAccounts({ limit: page.limit, offset: page.offset });
@@ -241,7 +268,7 @@ export const serviceAccountsPages: WebPage =
         const role = textField(request.body, 'role', 10) as Role;
         if (!roles.includes(role)) throw invalidInput(`Role: one of ${roles.join(', ')}.`);
         const account = await accounts.createAccount({ name, role, actor: actorOf(request) });
-        return reply.redirect(`/service-accounts/${encodeURIComponent(account.id)}`, 303);
+        return reply.redirect(accountPath(account.id), 303);
       }),
     );
 
@@ -271,7 +298,7 @@ export const serviceAccountsPages: WebPage =
       '/service-accounts/:id/tokens',
       guard,
       async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        const back = accountPath(request.params.id);
         return withPageErrors(request, reply, back, async () => {
           const ttlSeconds = expiryOf(request.body);
           const label = textField(request.body, 'label', 101);
@@ -281,19 +308,7 @@ export const serviceAccountsPages: WebPage =
             ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
             ...(label === '' ? {} : { label }),
           });
-          await rememberFlash(
-            request,
-            reply,
-            { database, clock, newId },
-            {
-              kind: 'token',
-              accountId: request.params.id,
-              id: issued.id,
-              token: issued.token,
-              expiresAt: issued.expiresAt,
-            },
-          );
-          return reply.redirect(back, 303);
+          return showTokenOnce(request, reply, request.params.id, issued);
         });
       },
     );
@@ -313,7 +328,7 @@ export const serviceAccountsPages: WebPage =
         `/service-accounts/:id/tokens/:tokenId/${action}`,
         guard,
         async (request, reply) => {
-          const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+          const back = accountPath(request.params.id);
           const token = await tokenOfAccount(request.params);
           if (!token) return sendNotFoundPage(request, reply, back);
           return sendPage(request, reply, {
@@ -333,7 +348,7 @@ export const serviceAccountsPages: WebPage =
       '/service-accounts/:id/tokens/:tokenId/revoke',
       guard,
       async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        const back = accountPath(request.params.id);
         return withPageErrors(request, reply, back, async () => {
           const token = await tokenOfAccount(request.params);
           if (!token) return sendNotFoundPage(request, reply, back);
@@ -347,7 +362,7 @@ export const serviceAccountsPages: WebPage =
       '/service-accounts/:id/tokens/:tokenId/roll',
       guard,
       async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        const back = accountPath(request.params.id);
         return withPageErrors(request, reply, back, async () => {
           const token = await tokenOfAccount(request.params);
           if (!token) return sendNotFoundPage(request, reply, back);
@@ -364,19 +379,7 @@ export const serviceAccountsPages: WebPage =
             graceSeconds,
             actor: actorOf(request),
           });
-          await rememberFlash(
-            request,
-            reply,
-            { database, clock, newId },
-            {
-              kind: 'token',
-              accountId: request.params.id,
-              id: issued.id,
-              token: issued.token,
-              expiresAt: issued.expiresAt,
-            },
-          );
-          return reply.redirect(back, 303);
+          return showTokenOnce(request, reply, request.params.id, issued);
         });
       },
     );
@@ -385,7 +388,7 @@ export const serviceAccountsPages: WebPage =
       '/service-accounts/:id/disable',
       guard,
       async (request, reply) => {
-        const back = `/service-accounts/${encodeURIComponent(request.params.id)}`;
+        const back = accountPath(request.params.id);
         return withPageErrors(request, reply, back, async () => {
           await accounts.disableAccount({ accountId: request.params.id, actor: actorOf(request) });
           return reply.redirect(back, 303);
