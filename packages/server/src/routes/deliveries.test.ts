@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordTwoAttempts } from '../../test/support/delivery-attempts.js';
 import { useTestServer } from '../../test/support/server.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
@@ -21,19 +22,7 @@ describe('GET /api/deliveries/:id/attempts', () => {
       { clock, newId },
     );
     await fanOutEvents(database, { clock, newId });
-    const { rows } = await database.query<{ id: string }>('SELECT id FROM deliveries');
-    const id = rows[0]?.id as string;
-    await database.query(
-      `INSERT INTO delivery_attempts
-         (delivery_id, started_at, duration_ms, status, error, response_excerpt)
-       VALUES ($1, $2, 41, 503, NULL, $3), ($1, $4, 15000, NULL, 'timeout', NULL)`,
-      [
-        id,
-        new Date('2026-03-01T09:00:00Z'),
-        Buffer.from('busy, try later'),
-        new Date('2026-03-01T09:01:00Z'),
-      ],
-    );
+    const id = await recordTwoAttempts(database);
     return id;
   }
 
