@@ -17,6 +17,8 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     // A PGlite instance costs hundreds of MB and the machine is shared: two files at a time.
     maxWorkers: 2,
+    // One migrated PGlite for the run; each file opens a copy (test/support/pglite-template.ts).
+    globalSetup: ['test/support/pglite-template.global.ts'],
     // Guards against a hung test, not measures of speed. Many tests start real things (PGlite
     // on disk, whole servers, Chromium): at load 20 on two cores opening an on-disk PGlite twice
     // took 38 s and `start` plus an operator command 49 s, past the 30 s guard this used to be.

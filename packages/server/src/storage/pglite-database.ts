@@ -166,6 +166,14 @@ class PGliteDatabase implements Database {
     this.#maxQueued = maxQueued;
   }
 
+  /** The data directory as an uncompressed tarball, once every earlier query is done. */
+  dumpDataDirectory(): Promise<Blob> {
+    return this.#exclusive(async () => {
+      if (this.#closed) throw new Error('The database is closed.');
+      return this.#pglite.dumpDataDir('none');
+    }, false);
+  }
+
   /**
    * Runs `work` once every earlier query and transaction is done; refused at once with
    * `database_busy` when too many wait already (closing always waits its turn).
@@ -315,12 +323,43 @@ class PGliteDatabase implements Database {
  * await migrate(database);
  * ```
  */
-export async function openPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Database> {
+export function openPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Database> {
+  return openPGlite(options);
+}
+
+/**
+ * Copies an in-memory database made by {@link openPGliteDatabase} (its whole data directory, in
+ * the state the queries before this call left it), for {@link openPGliteCopy}.
+ *
+ * @internal Tests and `startTestServer` open a migrated copy in about a fifth of the time an
+ * empty cluster takes to create (PGlite runs initdb for every new in-memory database).
+ */
+export function dumpPGliteDatabase(database: Database): Promise<Blob> {
+  if (!(database instanceof PGliteDatabase)) {
+    throw new TypeError('dumpPGliteDatabase takes a database opened by openPGliteDatabase.');
+  }
+  return database.dumpDataDirectory();
+}
+
+/**
+ * Opens a new in-memory database that starts as a copy of `dump` (from
+ * {@link dumpPGliteDatabase}); changes to it do not reach the dump or any other copy.
+ *
+ * @internal
+ */
+export function openPGliteCopy(
+  dump: Blob,
+  options: Pick<PGliteDatabaseOptions, 'maxQueuedQueries'> = {},
+): Promise<Database> {
+  return openPGlite({ ...options, dump });
+}
+
+async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Promise<Database> {
   let lock: DataDirectoryLock | undefined;
   let stopGuarding: (() => void) | undefined;
   let pglite: PGlite;
   if (options.dataDir === undefined) {
-    pglite = new PGlite();
+    pglite = options.dump ? new PGlite({ loadDataDir: options.dump }) : new PGlite();
   } else {
     const dataDir = resolve(options.dataDir);
     await mkdir(dataDir, { recursive: true, mode: 0o700 });

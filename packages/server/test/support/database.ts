@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Database } from '../../src/storage/database.js';
 import { migrate } from '../../src/storage/migrate.js';
-import { openPGliteDatabase } from '../../src/storage/pglite-database.js';
 import { openPostgresDatabase } from '../../src/storage/postgres-database.js';
+import { openMigratedPGlite } from './pglite-template.js';
 
 /** The driver this run of the suite is on (see vitest.config.ts). */
 export const testDriver = process.env.FOLLOWUP_TEST_DRIVER === 'postgres' ? 'postgres' : 'pglite';
@@ -22,11 +22,7 @@ export function uniqueSchemaName(): string {
 
 /** Opens an empty, migrated database on the driver under test. */
 export async function openTestDatabase(): Promise<Database> {
-  if (testDriver === 'pglite') {
-    const database = await openPGliteDatabase();
-    await migrate(database);
-    return database;
-  }
+  if (testDriver === 'pglite') return openMigratedPGlite();
   const schema = uniqueSchemaName();
   const database = await openPostgresDatabase({ connectionString: testDatabaseUrl(), schema });
   await migrate(database);

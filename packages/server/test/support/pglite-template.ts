@@ -1,0 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import type { Database } from '../../src/storage/database.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { openPGliteCopy, openPGliteDatabase } from '../../src/storage/pglite-database.js';
+
+/** Where the global set-up (pglite-template.global.ts) left the migrated template. */
+export const PGLITE_TEMPLATE_ENV = 'FOLLOWUP_TEST_PGLITE_TEMPLATE';
+
+let template: Promise<Blob> | undefined;
+
+/**
+ * An empty, migrated in-memory PGlite: a copy of the run's template when the global set-up made
+ * one, else a new cluster (a file run outside the config, e.g. by an editor). Either way
+ * `migrate` runs, so a template older than the migrations still ends up current.
+ */
+export async function openMigratedPGlite(): Promise<Database> {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  let database: Database;
+  if (file) {
+    template ??= readFile(file).then((bytes) => new Blob([bytes]));
+    database = await openPGliteCopy(await template);
+  } else {
+    database = await openPGliteDatabase();
+  }
+  await migrate(database);
+  return database;
+}
