@@ -30,6 +30,43 @@ function openSlowClient(port: number, first: string): Promise<SlowClient> {
   });
 }
 
+interface SlowSwarm {
+  /** Clients that send their header lines a byte at a time and never end them. */
+  headers: SlowClient[];
+  /** Clients that sent whole headers and now send a 100,000-byte body a byte at a time. */
+  bodies: SlowClient[];
+  stop(): void;
+}
+
+/** Opens 250 slow-header and 250 slow-body clients at once, each dripping a byte every 100 ms. */
+async function openSlowSwarm(port: number): Promise<SlowSwarm> {
+  const headers: SlowClient[] = [];
+  const bodies: SlowClient[] = [];
+  const drip = setInterval(() => {
+    for (const client of headers) if (!client.socket.destroyed) client.socket.write('a');
+    for (const client of bodies) if (!client.socket.destroyed) client.socket.write('{');
+  }, 100);
+  const [openedHeaders, openedBodies] = await Promise.all([
+    Promise.all(
+      Array.from({ length: 250 }, () =>
+        openSlowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+      ),
+    ),
+    Promise.all(
+      Array.from({ length: 250 }, () =>
+        openSlowClient(
+          port,
+          'POST /api/inbox/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+            'Content-Length: 100000\r\n\r\n',
+        ),
+      ),
+    ),
+  ]);
+  headers.push(...openedHeaders);
+  bodies.push(...openedBodies);
+  return { headers, bodies, stop: () => clearInterval(drip) };
+}
+
 describe('slow clients', () => {
   const database = useTestDatabase();
   const opened: Socket[] = [];
@@ -37,73 +74,69 @@ describe('slow clients', () => {
     for (const socket of opened) socket.destroy();
   });
 
-  it('cannot keep a normal client from its answers, and are cut off after their timeouts', async () => {
+  it('cannot keep a normal client from its answers', async () => {
+    // Timeouts far longer than the test, so the only way the normal client is answered while
+    // the slow ones are still connected is that the server does not wait for them: the test
+    // asserts that order of events, not a duration.
     const app = buildServer({
       database: database(),
       logger: false,
       connectionLimits: {
-        headersTimeoutMs: 4000,
-        requestTimeoutMs: 5000,
+        headersTimeoutMs: 300_000,
+        requestTimeoutMs: 600_000,
+        idleTimeoutMs: 600_000,
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as { port: number }).port;
+    const swarm = await openSlowSwarm(port);
+    const slow = [...swarm.headers, ...swarm.bodies];
+    opened.push(...slow.map((client) => client.socket));
+    try {
+      for (let index = 0; index < 5; index++) {
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+        // Answered while every slow client is still connected and still unanswered.
+        expect(slow.filter((client) => client.socket.destroyed || client.received !== '')).toEqual(
+          [],
+        );
+      }
+    } finally {
+      swarm.stop();
+      for (const client of slow) client.socket.destroy();
+      await app.close();
+    }
+  });
+
+  it('cuts slow headers and slow bodies off after their timeouts, a slow body with a 408 problem', async () => {
+    // Small timeouts (about a second), so that the test waits on the closes, never on sleeps.
+    const app = buildServer({
+      database: database(),
+      logger: false,
+      connectionLimits: {
+        headersTimeoutMs: 1000,
+        requestTimeoutMs: 1500,
         idleTimeoutMs: 10_000,
         checkIntervalMs: 50,
       },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
-    const drip = setInterval(() => {
-      for (const client of slowHeaders) if (!client.socket.destroyed) client.socket.write('a');
-      for (const client of slowBodies) if (!client.socket.destroyed) client.socket.write('{');
-    }, 100);
-    const slowHeaders: SlowClient[] = [];
-    const slowBodies: SlowClient[] = [];
+    const swarm = await openSlowSwarm(port);
+    opened.push(...[...swarm.headers, ...swarm.bodies].map((client) => client.socket));
     try {
-      // All at once, so that they are open together well within their timeouts.
-      const [headers, bodies] = await Promise.all([
-        Promise.all(
-          Array.from({ length: 250 }, () =>
-            openSlowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
-          ),
-        ),
-        Promise.all(
-          Array.from({ length: 250 }, () =>
-            openSlowClient(
-              port,
-              'POST /api/inbox/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
-                'Content-Length: 100000\r\n\r\n',
-            ),
-          ),
-        ),
-      ]);
-      slowHeaders.push(...headers);
-      slowBodies.push(...bodies);
-      opened.push(...[...slowHeaders, ...slowBodies].map((client) => client.socket));
-      expect(slowHeaders.every((client) => !client.socket.destroyed)).toBe(true);
-
-      // A normal client, meanwhile: answered, each time well within a second.
-      const durations: number[] = [];
-      for (let index = 0; index < 5; index++) {
-        const started = performance.now();
-        const response = await fetch(`http://127.0.0.1:${port}/healthz`, {
-          signal: AbortSignal.timeout(10_000),
-        });
-        expect(response.status).toBe(200);
-        await response.arrayBuffer();
-        durations.push(performance.now() - started);
-      }
-      durations.sort((a, b) => a - b);
-      expect(durations[2]).toBeLessThan(1000);
-
-      // Every slow client is cut off: slow headers and slow bodies alike, with a 408 problem.
-      await Promise.all([...slowHeaders, ...slowBodies].map((client) => client.closed));
-      const cutOff = slowBodies.filter((client) => client.received.startsWith('HTTP/1.1 408'));
+      // Every slow client is closed by the server (nothing here closes them).
+      await Promise.all([...swarm.headers, ...swarm.bodies].map((client) => client.closed));
+      const cutOff = swarm.bodies.filter((client) => client.received.startsWith('HTTP/1.1 408'));
       expect(cutOff.length).toBeGreaterThan(200);
       expect(cutOff[0]?.received).toContain('"code":"request_timeout"');
       expect(cutOff[0]?.received.toLowerCase()).toContain('x-request-id: req_');
     } finally {
-      clearInterval(drip);
+      swarm.stop();
       await app.close();
     }
-  }, 60_000);
+  });
 
   it('caps the connections open at once', async () => {
     const app = buildServer({

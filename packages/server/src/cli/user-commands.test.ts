@@ -27,6 +27,7 @@ describe('followup-server users …', () => {
   }
 
   it('users invite --json prints {id, email, role, signInUrl, expiresAt} with a working link on the public URL', async () => {
+    const before = Date.now();
     const invited = await run([
       'users',
       'invite',
@@ -40,6 +41,7 @@ describe('followup-server users …', () => {
       'https://followup.example.org/',
       '--json',
     ]);
+    const after = Date.now();
     expect(invited.code).toBe(0);
     const json = JSON.parse(invited.out);
     expect(Object.keys(json)).toEqual(['id', 'email', 'role', 'signInUrl', 'expiresAt']);
@@ -52,9 +54,10 @@ describe('followup-server users …', () => {
       ),
       expiresAt: expect.any(String),
     });
-    const lifetime = Date.parse(json.expiresAt) - Date.now();
-    expect(lifetime).toBeGreaterThan(24 * 60 * 60 * 1000 - 60_000);
-    expect(lifetime).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+    // A day from when the command ran (expiresAt is whole milliseconds: no rounding to allow for).
+    const expiresAt = Date.parse(json.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 24 * 60 * 60 * 1000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 24 * 60 * 60 * 1000);
     expect(await linkStatus(json.signInUrl)).toBe(200);
 
     const { rows } = await database().query<{ action: string; actor_type: string }>(
