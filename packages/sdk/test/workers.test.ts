@@ -69,8 +69,9 @@ const worker :Workerd.Worker = (
       output += chunk;
     });
     let response: Response | undefined;
-    // workerd listens within a second or two; poll until it answers (or exits).
-    for (let attempt = 0; attempt < 300 && response === undefined; attempt++) {
+    // workerd listens within a second or two on a quiet machine; poll until it answers (or
+    // exits), for up to about two minutes on a loaded one.
+    for (let attempt = 0; attempt < 1200 && response === undefined; attempt++) {
       if (child.exitCode !== null) throw new Error(`workerd exited: ${output}`);
       response = await fetch(`http://127.0.0.1:${port}/`).catch(
         () => new Promise<undefined>((resolve) => setTimeout(resolve, 100)),
@@ -85,5 +86,5 @@ const worker :Workerd.Worker = (
       handled: ['Ada'],
       hasProcess: false,
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -56,7 +56,8 @@ describe('delivery hygiene', () => {
       newId,
       allowPrivate: true,
       retryDelays: [60, 60, 60],
-      attemptTimeoutMs: 5_000,
+      // A guard against a hung test, far above any attempt here even on a loaded machine.
+      attemptTimeoutMs: 60_000,
       random: () => 0.5,
       ...options,
     });
@@ -180,8 +181,20 @@ describe('delivery hygiene', () => {
   });
 
   it('keeps at most the per-endpoint limit of attempts in flight to one endpoint', async () => {
+    // The slow subscriber holds every request until two are open at once (or the last one has
+    // come), then holds them a little longer, so that a third would arrive while they are open
+    // if the limit let it: the two in flight do not depend on how fast this machine is.
+    const held: ServerResponse[] = [];
+    let received = 0;
     const slow = await subscriber((_request, response) => {
-      setTimeout(() => response.writeHead(200).end(), 100);
+      received += 1;
+      held.push(response);
+      if (held.length >= 2 || received === 8) {
+        const answering = held.splice(0);
+        setTimeout(() => {
+          for (const each of answering) each.writeHead(200).end();
+        }, 50);
+      }
     });
     const other = await subscriber((_request, response) => response.writeHead(200).end());
     await endpoints().add({ url: slow.url });
