@@ -45,6 +45,31 @@ describe.each(drivers)('the SDK against followup-server on $name', ({ name, data
     }
   };
 
+  // The audit log's cursor walk shows an entry once every transaction older than its own has
+  // ended, anywhere on the PostgreSQL server (other suites' included): wait for that before a
+  // walk that expects the latest entries, never for a time. Nothing to wait for on PGlite.
+  const transactionsSettled = async () => {
+    if (!databaseUrl) return;
+    const connection = new pg.Client({ connectionString: databaseUrl });
+    await connection.connect();
+    try {
+      const { rows } = await connection.query(
+        'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
+      );
+      for (let round = 0; round < 3_000; round += 1) {
+        const settled = await connection.query(
+          'SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS settled',
+          [rows[0].next],
+        );
+        if (settled.rows[0].settled) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('A transaction older than the last audit entry never ended.');
+    } finally {
+      await connection.end();
+    }
+  };
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'followup-integration-'));
     if (databaseUrl) {
@@ -87,6 +112,7 @@ describe.each(drivers)('the SDK against followup-server on $name', ({ name, data
     const account = accountOf(server.token);
     const seen = new Set();
     const actions = [];
+    await transactionsSettled();
     for await (const page of client.audit.list({ limit: 1 }).pages()) {
       for (const entry of page.items) {
         expect(seen.has(entry.id)).toBe(false);
@@ -151,6 +177,7 @@ describe.each(drivers)('the SDK against followup-server on $name', ({ name, data
     expect(revoked).toMatchObject({ status: 401, code: 'token_revoked' });
     // The revocation is in the audit log, and the first token still works (rotation).
     const actions = [];
+    await transactionsSettled();
     for await (const entry of client.audit.list({ limit: 200 })) {
       if (entry.target.id === issued.id) actions.push(entry.action);
     }

@@ -2,6 +2,11 @@ import { LIST_LIMITS } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
+import {
+  type ChangePosition,
+  FINISHED_TRANSACTIONS_BOUND,
+  LEGACY_CHANGE_XID,
+} from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 
 /** Who did an audited action. */
@@ -59,12 +64,11 @@ export interface AuditDependencies {
   newId: IdGenerator;
 }
 
-// Writers of audit entries serialize on this transaction-scoped advisory lock, held until their
-// transaction ends. So `seq` (the cursor's order) is allocated in commit order, and a reader can
-// never see entry n+1 before entry n: a walk by `seq` returns every entry exactly once, even while
-// entries are being written. The busiest writers, contact creates, already take turns on the
-// contacts' change lock, which they take first (always in that order: change lock, then this).
-const auditWriteLockKey = '7312045782';
+// Writers of audit entries take no lock: each entry records its transaction's id (`xid`, by
+// default), and the cursor walk reads `(xid, seq)` in order, only entries of transactions that
+// have ended (see change-order.ts and migration 25). An entry that commits late can never land
+// behind a position a reader already has: a walk returns every entry exactly once, even while
+// entries are being written.
 
 /**
  * Appends an entry to the audit log. Pass the transaction of the change it records, so that the
@@ -98,9 +102,8 @@ export async function recordAuditEntry(
 
 /**
  * @internal An audit entry as part of a statement (see {@link recordAuditEntry}, and
- * `recordChange`, which writes it with an outbox event in one statement): common table
- * expressions that take the audit lock and then insert the row, so that the lock is held before
- * the row (and its seq) exists. `parameter` adds a value to the statement's parameters and
+ * `recordChange`, which writes it with an outbox event in one statement): a common table
+ * expression that inserts the row. `parameter` adds a value to the statement's parameters and
  * answers its placeholder.
  */
 export function auditEntryPart(
@@ -111,11 +114,10 @@ export function auditEntryPart(
   const id = dependencies.newId('aud');
   const occurredAt = new Date(dependencies.clock.now());
   const metadata = entry.metadata ?? {};
-  const ctes = `audit_lock AS (SELECT pg_advisory_xact_lock(${parameter(auditWriteLockKey)}::bigint)),
-     audit_entry AS (
+  const ctes = `audit_entry AS (
        INSERT INTO audit_entries
          (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
-       SELECT ${[
+       VALUES (${[
          id,
          occurredAt,
          entry.action,
@@ -126,7 +128,7 @@ export function auditEntryPart(
          JSON.stringify(metadata),
        ]
          .map(parameter)
-         .join(', ')} FROM audit_lock)`;
+         .join(', ')}))`;
   return {
     entry: {
       id,
@@ -156,23 +158,38 @@ export interface ListAuditEntriesOptions {
   cursor?: string;
 }
 
-const cursorPrefix = 'audit:v1:';
+const cursorPrefix = 'audit:v2:';
+// Made before migration 25: the entry's seq alone, an entry of transaction 1 (LEGACY_CHANGE_XID).
+const legacyCursorPrefix = 'audit:v1:';
+const seqPattern = /^(0|[1-9][0-9]{0,18})$/;
+const xidPattern = /^(0|[1-9][0-9]{0,19})$/;
 
-/** @internal Makes the opaque cursor that points after the entry with this `seq`. */
-export function encodeAuditCursor(seq: string): string {
-  return Buffer.from(`${cursorPrefix}${seq}`, 'utf8').toString('base64url');
+/** @internal Makes the opaque cursor that points after the entry at this position. */
+export function encodeAuditCursor(position: ChangePosition): string {
+  return Buffer.from(`${cursorPrefix}${position.xid}:${position.seq}`, 'utf8').toString(
+    'base64url',
+  );
 }
 
-/** @internal Reads a cursor back; `undefined` for anything this server did not make. */
-export function decodeAuditCursor(cursor: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+/**
+ * @internal Reads a cursor back (one made before migration 25 too); `undefined` for anything
+ * this server did not make.
+ */
+export function decodeAuditCursor(cursor: string): ChangePosition | undefined {
+  if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return undefined;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (text.startsWith(legacyCursorPrefix)) {
+    const seq = text.slice(legacyCursorPrefix.length);
+    return seqPattern.test(seq) ? { xid: LEGACY_CHANGE_XID, seq } : undefined;
+  }
   if (!text.startsWith(cursorPrefix)) return undefined;
-  const seq = text.slice(cursorPrefix.length);
-  return /^(0|[1-9][0-9]{0,18})$/.test(seq) ? seq : undefined;
+  const [xid = '', seq = '', ...rest] = text.slice(cursorPrefix.length).split(':');
+  if (rest.length > 0 || !xidPattern.test(xid) || !seqPattern.test(seq)) return undefined;
+  return BigInt(xid) <= 18446744073709551615n ? { xid, seq } : undefined;
 }
 
 interface AuditRow {
+  cursor_xid?: string;
   seq: string;
   id: string;
   occurred_at: string;
@@ -216,28 +233,36 @@ export async function listAuditEntries(
   options: ListAuditEntriesOptions = {},
 ): Promise<AuditPage> {
   const limit = checkedLimit(options.limit);
-  let after = '0';
+  let after: ChangePosition = { xid: '0', seq: '0' };
   if (options.cursor !== undefined) {
-    const seq = decodeAuditCursor(options.cursor);
-    if (seq === undefined) {
+    const position = decodeAuditCursor(options.cursor);
+    if (position === undefined) {
       throw new FollowUpServerError({
         code: 'invalid_cursor',
         message: 'cursor is not a nextCursor of this audit log.',
       });
     }
-    after = seq;
+    after = position;
   }
-  // One row more than asked tells whether another page exists, without a count.
+  // One row more than asked tells whether another page exists, without a count. Only entries of
+  // transactions that have ended: one that commits later takes its place after this page's.
   const { rows } = await database.query<AuditRow>(
-    `SELECT seq, id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata
-       FROM audit_entries WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
-    [after, limit + 1],
+    // Not `AS xid`: ORDER BY would then sort by the text, 1000 before 999.
+    `SELECT xid::text AS cursor_xid, seq, id, occurred_at, action, actor_type, actor_id,
+            target_type, target_id, metadata
+       FROM audit_entries
+      WHERE (xid, seq) > ($1::xid8, $2::bigint) AND xid < ${FINISHED_TRANSACTIONS_BOUND}
+      ORDER BY xid, seq LIMIT $3`,
+    [after.xid, after.seq, limit + 1],
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     entries: page.map(toAuditEntry),
-    nextCursor: rows.length > limit && last ? encodeAuditCursor(last.seq) : null,
+    nextCursor:
+      rows.length > limit && last
+        ? encodeAuditCursor({ xid: last.cursor_xid ?? LEGACY_CHANGE_XID, seq: String(last.seq) })
+        : null,
   };
 }
 

@@ -9,7 +9,12 @@ import { verifySignature } from '@followup/webhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureIo, runCliOn } from '../../test/support/cli-io.js';
 import { useCliStorage } from '../../test/support/cli-storage.js';
-import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import {
+  testDriver,
+  testServerTransactionsSettled,
+  transactionsSettled,
+  useTestDatabase,
+} from '../../test/support/database.js';
 import { startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { createIdGenerator } from '../ids.js';
@@ -237,6 +242,7 @@ describe('followup-server', () => {
       const revoked = await run('tokens', 'revoke', '--token', token.id, '--json');
       expect(JSON.parse(revoked.out)).toMatchObject({ id: token.id, state: 'revoked' });
       expect(await store.verifyToken(token.token)).toEqual({ ok: false, code: 'token_revoked' });
+      await transactionsSettled(database());
       const { entries } = await listAuditEntries(database());
       expect(entries.map((entry) => [entry.action, entry.actor])).toEqual([
         ['service_account.created', { type: 'operator' }],
@@ -298,6 +304,7 @@ describe('followup-server', () => {
       const text = await run('tokens', 'roll', '--token', result.id, '--grace', '30m');
       expect(parseToken(text.out.split('\n')[0] ?? '')?.accountId).toBe(account.id);
       expect(text.out).toContain(`replaces ${result.id}`);
+      await transactionsSettled(database());
       const { entries } = await listAuditEntries(database());
       expect(entries.filter((entry) => entry.action === 'token.rolled')).toHaveLength(2);
     });
@@ -816,6 +823,7 @@ describe('followup-server', () => {
       };
       const account = await operator('accounts', 'create', '--name', 'ops', '--role', 'MANAGER');
       const issued = await operator('tokens', 'issue', '--account', account.id);
+      await testServerTransactionsSettled();
       const authorized = await fetch(`${announcedUrl}/api/audit`, {
         headers: { authorization: `Bearer ${issued.token}` },
       });

@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import { verifySignature } from '@followup/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
-import { useTestDatabase } from '../../test/support/database.js';
+import { transactionsSettled, useTestDatabase } from '../../test/support/database.js';
 import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { listEvents } from '../events/event-feed.js';
@@ -56,6 +56,7 @@ describe('sendTestEvent', () => {
       deliveries.map((delivery) => [delivery.id, delivery.endpointId, delivery.state]),
     ).toEqual([[queued.deliveryId, target.id, 'delivered']]);
     expect(deliveries.some((delivery) => delivery.endpointId === other.id)).toBe(false);
+    await transactionsSettled(database());
     const { entries } = await listAuditEntries(database());
     expect(entries.at(-1)).toMatchObject({
       action: 'endpoint.test_sent',

@@ -1,6 +1,5 @@
 import { type Clock, systemClock } from '../clock.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
-import { contactChangeOrder, dealChangeOrder, lockChanges } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
 
 /** Options of {@link seedDemoData}. */
@@ -139,9 +138,6 @@ export async function seedDemoData(
       }
     }
     await database.transaction(async (transaction) => {
-      // Contacts, then deals: the order every writer takes the change locks in.
-      await lockChanges(transaction, contactChangeOrder);
-      await lockChanges(transaction, dealChangeOrder);
       await transaction.query(
         `INSERT INTO contacts (id, first_name, last_name, lifecycle, email, created_at, updated_at)
          SELECT id, first_name, last_name, lifecycle, email, at, at

@@ -11,8 +11,7 @@ import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from './outbox
  * @internal Writes a change's audit entry and its outbox event (with the notification that wakes
  * the delivery workers) in one statement: what {@link recordAuditEntry} and
  * {@link recordOutboxEvent} write one after the other, in one round trip instead of two. Pass the
- * transaction of the change. A writer that holds a lock while it writes (a contact create holds
- * the contacts' change lock until it commits) holds it one round trip less.
+ * transaction of the change.
  *
  * @example
  * ```ts

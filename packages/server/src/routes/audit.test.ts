@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { roles } from '../tokens/account-store.js';
 
 describe('GET /api/audit', () => {
   const server = useTestServer();
 
+  // Waits first for every transaction older than the last entry (see transactionsSettled).
   async function get(token: string, query = '') {
+    await transactionsSettled(server().database);
     return server().app.inject({
       method: 'GET',
       url: `/api/audit${query}`,

@@ -1,5 +1,6 @@
 import { contactBatchResponseSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 
 const server = useTestServer();
@@ -93,6 +94,7 @@ describe('POST /api/contacts/batch', () => {
         )
       ).rows.map((row) => row.event);
     expect(await events()).toEqual(['contact.created', 'contact.created']);
+    await transactionsSettled(server().database);
     const feedBefore = (
       await server().app.inject({
         method: 'GET',
@@ -110,6 +112,7 @@ describe('POST /api/contacts/batch', () => {
       first.results.map((result: { contact: unknown }) => result.contact),
     );
     expect(await events()).toEqual(['contact.created', 'contact.created']);
+    await transactionsSettled(server().database);
     const feedAfter = (
       await server().app.inject({
         method: 'GET',

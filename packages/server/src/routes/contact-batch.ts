@@ -10,6 +10,9 @@ import { problemResponses } from '../plugins/openapi.js';
 import type { Database } from '../storage/database.js';
 import type { ResourceRecords } from './resource-routes.js';
 
+// Beside the migration lock (7312045781) and the former audit lock (7312045782).
+const BATCH_LOCK_KEY = '7312045790';
+
 /** The fields a batch item may set, as the contact answers them. */
 const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as const;
 
@@ -58,8 +61,9 @@ export function contactBatchRoute(
       const actor = principal.actor;
       let announced = false;
       const results = await options.database.transaction(async (transaction) => {
-        // Lookups and writes under the change lock: no other writer between them.
-        await records.lockOrder(transaction);
+        // Batches take turns (a transaction-scoped lock), so that two batches naming one new
+        // e-mail at once create it once: the second finds the first's contact.
+        await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [BATCH_LOCK_KEY]);
         const out: ContactBatchResult[] = [];
         for (const [index, raw] of contacts.entries()) {
           const parsed = upsertContactInputSchema.safeParse(raw);

@@ -5,6 +5,7 @@ import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { CONTACTS_FEED } from '../retention/retention.js';
+import { type ChangePosition, FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
 import { timestampParameter } from './keyset-list.js';
 import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
@@ -26,7 +27,14 @@ const query = z.strictObject({
 
 // Change cursors are list cursors of a fixed query: the feed's position does not depend on limit.
 const feedFingerprint = listFingerprint(['contacts.changes']);
-const cursorOf = (seq: string) => encodeListCursor(feedFingerprint, { kind: 'change', seq });
+const cursorOf = (position: ChangePosition) =>
+  encodeListCursor(feedFingerprint, { kind: 'change', ...position });
+
+/** Whether change position `a` comes before `b` in change order. */
+function precedes(a: ChangePosition, b: ChangePosition): boolean {
+  const [ax, bx] = [BigInt(a.xid), BigInt(b.xid)];
+  return ax < bx || (ax === bx && BigInt(a.seq) < BigInt(b.seq));
+}
 
 function invalidCursor(message: string): ProblemError {
   return new ProblemError({
@@ -52,16 +60,26 @@ export function resyncRequired(): ProblemError {
 }
 
 interface ChangeRow extends Record<string, unknown> {
-  change_seq: string | number | bigint;
+  cursor_xid: string;
+  cursor_seq: string;
 }
+
+// The order's columns (for the merge's ORDER BY), and their text for a cursor.
+const positionColumns =
+  'change_xid, change_seq, change_xid::text AS cursor_xid, change_seq::text AS cursor_seq';
+const positionOfRow = (row: ChangeRow): ChangePosition => ({
+  xid: row.cursor_xid,
+  seq: row.cursor_seq,
+});
 
 /**
  * @internal `GET /api/contacts/changes` (contacts.read): every change to contacts after a
  * position, in commit order: `changed` (created or updated, with the contact as it is now) and
  * `deleted` (from the tombstones). Each change carries the cursor just after it; `nextCursor` is
  * never null (a feed has no last page) and `hasMore` says whether more changes are waiting.
- * Writers take the contacts change lock before numbering a change, so a position never passes a
- * change that commits later: resuming from any cursor returns every later change exactly once.
+ * Changes are read in change order, `(change_xid, change_seq)`, and only those of transactions
+ * that have ended (see change-order.ts), so a position never passes a change that commits later:
+ * resuming from any cursor returns every later change exactly once.
  */
 export function contactChangesRoute(
   app: FastifyInstance,
@@ -91,7 +109,7 @@ export function contactChangesRoute(
     },
     async (request) => {
       const { limit, cursor, updatedSince } = request.query as z.output<typeof query>;
-      let after = '0';
+      let after: ChangePosition = { xid: '0', seq: '0' };
       if (cursor !== undefined) {
         if (updatedSince !== undefined) {
           throw invalidCursor('cursor already says where to start: leave updatedSince out');
@@ -104,43 +122,55 @@ export function contactChangesRoute(
         if (position?.kind !== 'change') {
           throw invalidCursor('cursor is not a cursor of this change feed');
         }
-        after = position.seq;
+        after = { xid: position.xid, seq: position.seq };
       }
-      // A first walk that finds nothing starts next time after every change committed before
-      // its read: read that bound first, so the page's snapshot holds everything up to it (a
-      // change in flight now takes a higher number: numbers are taken under the change lock).
-      let latest = '0';
+      // A first walk that finds nothing starts next time at the first transaction that may still
+      // commit: read that bound first, so the page's snapshot holds every change below it (every
+      // transaction below it had ended), and every change from now on is at or above it.
+      let latest: ChangePosition = { xid: '0', seq: '0' };
       if (cursor === undefined) {
-        const { rows: bound } = await database.query<{ seq: string | null }>(
-          `SELECT GREATEST((SELECT max(change_seq) FROM contacts),
-                           (SELECT max(change_seq) FROM contact_tombstones))::text AS seq`,
+        const { rows: bound } = await database.query<{ xid: string }>(
+          `SELECT ${FINISHED_TRANSACTIONS_BOUND}::text AS xid`,
         );
-        latest = bound[0]?.seq ?? '0';
+        latest = { xid: bound[0]?.xid ?? '0', seq: '0' };
       }
-      const since = updatedSince === undefined ? '' : ' AND updated_at >= $3::timestamptz';
-      const deletedSince = updatedSince === undefined ? '' : ' AND deleted_at >= $3::timestamptz';
-      const params = [after, limit + 1, ...(updatedSince === undefined ? [] : [updatedSince])];
+      const since = updatedSince === undefined ? '' : ' AND updated_at >= $4::timestamptz';
+      const deletedSince = updatedSince === undefined ? '' : ' AND deleted_at >= $4::timestamptz';
+      const params = [
+        after.xid,
+        after.seq,
+        limit + 1,
+        ...(updatedSince === undefined ? [] : [updatedSince]),
+      ];
+      const changed = `(change_xid, change_seq) > ($1::xid8, $2::bigint)
+                   AND change_xid < ${FINISHED_TRANSACTIONS_BOUND}`;
       // One read, one snapshot: both tables at the same instant. Each side is an index range
-      // on change_seq; the merge keeps the first limit + 1 of the two.
+      // on (change_xid, change_seq); the merge keeps the first limit + 1 of the two.
       const { rows } = await database.query<ChangeRow>(
-        `(SELECT change_seq, ${records.columns}, NULL::timestamptz AS deleted_at
-            FROM contacts WHERE change_seq > $1::bigint${since} ORDER BY change_seq LIMIT $2)
+        `(SELECT ${positionColumns}, ${records.columns}, NULL::timestamptz AS deleted_at
+            FROM contacts WHERE ${changed}${since}
+           ORDER BY change_xid, change_seq LIMIT $3)
          UNION ALL
-         (SELECT change_seq, id, ${records.columns
+         (SELECT ${positionColumns}, id, ${records.columns
            .split(', ')
            .slice(1)
            .map((column) => `NULL AS ${column}`)
            .join(', ')}, deleted_at
-            FROM contact_tombstones WHERE change_seq > $1::bigint${deletedSince}
-           ORDER BY change_seq LIMIT $2)
-         ORDER BY change_seq LIMIT $2`,
+            FROM contact_tombstones WHERE ${changed}${deletedSince}
+           ORDER BY change_xid, change_seq LIMIT $3)
+         ORDER BY change_xid, change_seq LIMIT $3`,
         params,
       );
       // Read after the page: a prune that committed before the page's read is seen here, so a
       // page that lacks pruned tombstones is never answered.
       if (cursor !== undefined || updatedSince !== undefined) {
-        const { rows: horizons } = await database.query<{ seq: string; before: string }>(
-          `SELECT pruned_through_seq::text AS seq, pruned_before AS before
+        const { rows: horizons } = await database.query<{
+          xid: string;
+          seq: string;
+          before: string;
+        }>(
+          `SELECT pruned_through_xid::text AS xid, pruned_through_seq::text AS seq,
+                  pruned_before AS before
              FROM change_feed_horizons WHERE feed = $1`,
           [CONTACTS_FEED],
         );
@@ -148,7 +178,7 @@ export function contactChangesRoute(
         if (
           horizon !== undefined &&
           (cursor !== undefined
-            ? BigInt(after) < BigInt(horizon.seq)
+            ? precedes(after, horizon)
             : Date.parse(updatedSince as string) < Date.parse(horizon.before))
         ) {
           throw resyncRequired();
@@ -160,13 +190,13 @@ export function contactChangesRoute(
           ? {
               type: 'changed' as const,
               contact: records.toItem(row),
-              cursor: cursorOf(String(row.change_seq)),
+              cursor: cursorOf(positionOfRow(row)),
             }
           : {
               type: 'deleted' as const,
               id: String(row.id),
               deletedAt: row.deleted_at as string,
-              cursor: cursorOf(String(row.change_seq)),
+              cursor: cursorOf(positionOfRow(row)),
             },
       );
       const nextCursor = changes.at(-1)?.cursor ?? cursor ?? cursorOf(latest);

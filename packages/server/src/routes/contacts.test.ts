@@ -1,5 +1,6 @@
 import { contactCreatedEventSchema, contactListSchema, contactSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { hasCapability } from '../capabilities.js';
 import { roles } from '../tokens/account-store.js';
@@ -87,6 +88,7 @@ describe('POST /api/contacts', () => {
     const { token, accountId } = await server().tokenFor('AGENT');
     const contact = (await call(token, 'POST', '/api/contacts', { ...ada, phone: '+44 1' })).json();
     const { token: admin } = await server().tokenFor('ADMIN');
+    await transactionsSettled(server().database);
     const audit = await call(admin, 'GET', '/api/audit?limit=200');
     const entries = audit
       .json()
@@ -284,6 +286,7 @@ describe('DELETE /api/contacts/:id', () => {
     expect(response.body).toBe('');
     expect((await call(token, 'GET', `/api/contacts/${created.id}`)).statusCode).toBe(404);
     expect(await rows('SELECT id FROM deals')).toEqual([]);
+    await transactionsSettled(server().database);
     const audit = await call(token, 'GET', '/api/audit?limit=200');
     const entries = audit
       .json()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
+import { FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 import {
   cursorTimestamp,
@@ -176,9 +177,10 @@ function invalid(path: string, message: string): ProblemError {
 
 /**
  * @internal One page of a keyset list and the cursor after it. Orders: `createdAt` is
- * `created_at, id`; `updatedAt` is the change sequence, which is commit order (and the order of
- * `updatedAt` while the clock does not step back). A page costs an index range scan from its
- * position, wherever that is; `offset` still skips rows as before.
+ * `created_at, id`; `updatedAt` is the change order, `(change_xid, change_seq)`: oldest first it
+ * reads only changes of transactions that have ended (see change-order.ts), so a walk meets every
+ * change once while writes continue. A page costs an index range scan from its position,
+ * wherever that is; `offset` still skips rows as before.
  */
 export async function listPage(
   database: Queryable,
@@ -243,10 +245,15 @@ export async function listPage(
   let cursorColumn: string;
   if (kind === 'change') {
     if (position?.kind === 'change') {
-      conditions.push(`change_seq ${after} ${parameter(position.seq)}::bigint`);
+      conditions.push(
+        `(change_xid, change_seq) ${after} (${parameter(position.xid)}::xid8, ${parameter(position.seq)}::bigint)`,
+      );
     }
-    order = `change_seq${direction}`;
-    cursorColumn = 'change_seq::text AS cursor_seq';
+    // Oldest first, only changes of transactions that have ended before every one still running:
+    // a change that commits later takes its place after this page's (see change-order.ts).
+    if (!descending) conditions.push(`change_xid < ${FINISHED_TRANSACTIONS_BOUND}`);
+    order = `change_xid${direction}, change_seq${direction}`;
+    cursorColumn = 'change_xid::text AS cursor_xid, change_seq::text AS cursor_seq';
   } else {
     if (position?.kind === 'createdAt') {
       conditions.push(
@@ -278,7 +285,7 @@ export async function listPage(
     nextCursor = encodeListCursor(
       fingerprint,
       kind === 'change'
-        ? { kind, seq: String(last.cursor_seq) }
+        ? { kind, xid: String(last.cursor_xid), seq: String(last.cursor_seq) }
         : { kind, createdAt: cursorTimestamp(String(last.cursor_at)), id: String(last.id) },
     );
   }

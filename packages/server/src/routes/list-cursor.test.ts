@@ -21,12 +21,26 @@ describe('list cursors', () => {
     const decodedAt = decodeListCursor(encodeListCursor(fingerprint, at));
     expect(decodedAt?.fingerprint).toBe(fingerprint);
     expect(positionOf('createdAt', decodedAt?.values ?? [])).toEqual(at);
-    const change = { kind: 'change', seq: '9223372036854775807' } as const;
+    const change = {
+      kind: 'change',
+      xid: '18446744073709551615',
+      seq: '9223372036854775807',
+    } as const;
     const decodedChange = decodeListCursor(encodeListCursor(fingerprint, change));
     expect(positionOf('change', decodedChange?.values ?? [])).toEqual(change);
     // A position of one kind is not one of the other.
     expect(positionOf('change', decodedAt?.values ?? [])).toBeUndefined();
     expect(positionOf('createdAt', decodedChange?.values ?? [])).toBeUndefined();
+  });
+
+  it('reads a change cursor made before transaction ids as a change of transaction 1', () => {
+    // What this server wrote before migration 25: the change number alone.
+    const legacy = Buffer.from(JSON.stringify(['l1', fingerprint, '42'])).toString('base64url');
+    expect(positionOf('change', decodeListCursor(legacy)?.values ?? [])).toEqual({
+      kind: 'change',
+      xid: '1',
+      seq: '42',
+    });
   });
 
   it('gives a different fingerprint to every different query', () => {
@@ -41,6 +55,8 @@ describe('list cursors', () => {
   it.each([
     ['a seq beyond bigint', ['9223372036854775808']],
     ['a seq with a sign', ['-1']],
+    ['a transaction id beyond xid8', ['1', '18446744073709551616']],
+    ['a transaction id with a sign', ['1', '-1']],
     ['year 0000', ['0000-01-01T00:00:00.000000Z', 'con_1']],
     ['a day that does not exist', ['2026-02-30T00:00:00.000000Z', 'con_1']],
     ['hour 24', ['2026-01-01T24:00:00.000000Z', 'con_1']],
@@ -48,7 +64,7 @@ describe('list cursors', () => {
     ['an id with a space', ['2026-01-01T00:00:00.000000Z', 'con 1']],
     ['too few values', ['2026-01-01T00:00:00.000000Z']],
   ])('refuses %s', (_, values) => {
-    const kind = values.length === 1 && !values[0]?.includes('T') ? 'change' : 'createdAt';
+    const kind = !values[0]?.includes('T') ? 'change' : 'createdAt';
     expect(positionOf(kind, values)).toBeUndefined();
   });
 

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { type ChangePosition, LEGACY_CHANGE_XID } from '../storage/change-order.js';
 
 /**
  * @internal Where a keyset walk stands: after the row with this `createdAt` (microseconds, as
- * the database holds it) and `id`, or after this change number.
+ * the database holds it) and `id`, or after the change `(xid, seq)`: its writing transaction
+ * and its change number (see change-order.ts).
  */
 export type ListPosition =
   | { kind: 'createdAt'; createdAt: string; id: string }
-  | { kind: 'change'; seq: string };
+  | ({ kind: 'change' } & ChangePosition);
 
 /** @internal What a list cursor carries: the fingerprint of its query, and a position. */
 export interface DecodedListCursor {
@@ -26,6 +28,9 @@ const timestamptzText = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))
 const idPattern = /^[\x21-\x7e]{1,255}$/;
 const seqPattern = /^(0|[1-9][0-9]{0,18})$/;
 const maxBigint = 9223372036854775807n;
+// A transaction id (xid8): epoch and counter, below 2^64.
+const xidPattern = /^(0|[1-9][0-9]{0,19})$/;
+const maxXid = 18446744073709551615n;
 
 /**
  * @internal The fingerprint of a list query: a digest of every parameter but `cursor` and
@@ -52,7 +57,8 @@ export function cursorTimestamp(text: string): string {
 
 /** @internal Makes the opaque `nextCursor` that points after `position`. */
 export function encodeListCursor(fingerprint: string, position: ListPosition): string {
-  const values = position.kind === 'change' ? [position.seq] : [position.createdAt, position.id];
+  const values =
+    position.kind === 'change' ? [position.seq, position.xid] : [position.createdAt, position.id];
   return Buffer.from(JSON.stringify([version, fingerprint, ...values]), 'utf8').toString(
     'base64url',
   );
@@ -88,9 +94,11 @@ export function positionOf(
   values: readonly string[],
 ): ListPosition | undefined {
   if (kind === 'change') {
-    const [seq] = values;
-    if (values.length !== 1 || seq === undefined || !seqPattern.test(seq)) return undefined;
-    return BigInt(seq) <= maxBigint ? { kind, seq } : undefined;
+    // A cursor made before migration 25 holds the change number alone.
+    const [seq, xid = LEGACY_CHANGE_XID] = values;
+    if (values.length > 2 || seq === undefined || !seqPattern.test(seq)) return undefined;
+    if (!xidPattern.test(xid) || BigInt(xid) > maxXid) return undefined;
+    return BigInt(seq) <= maxBigint ? { kind, xid, seq } : undefined;
   }
   const [createdAt, id] = values;
   if (values.length !== 2 || createdAt === undefined || id === undefined) return undefined;

@@ -10,7 +10,7 @@ import { recordChange } from '../outbox/record-change.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
-import { type ChangeOrder, lockChanges } from '../storage/change-order.js';
+import { type ChangeOrder, changeAssignments } from '../storage/change-order.js';
 import type { Database, Queryable } from '../storage/database.js';
 import {
   type KeysetListFilters,
@@ -70,8 +70,6 @@ export interface ResourceRecords {
     id: string,
     body: Record<string, unknown>,
   ) => Promise<{ item: Record<string, unknown>; announced: boolean }>;
-  /** Takes the table's change lock (when it has a change order) for the rest of the transaction. */
-  lockOrder: (transaction: Queryable) => Promise<void>;
 }
 
 /** @internal Everything that makes one resource family: table, fields, schemas, capabilities. */
@@ -261,11 +259,6 @@ export function resourceRoutes(
     return field.type === 'json' ? JSON.stringify(value) : value;
   }
 
-  /** Takes the table's change lock, when its rows are in a change order. */
-  async function lockOrder(transaction: Queryable): Promise<void> {
-    if (definition.changes) await lockChanges(transaction, definition.changes.order);
-  }
-
   function actorOf(request: FastifyRequest): AuditActor {
     const principal = request.principal;
     if (!principal) throw new Error('A resource route ran without an authenticated principal.');
@@ -310,8 +303,6 @@ export function resourceRoutes(
       values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
     }
     const fields = Object.keys(body).filter((key) => body[key] !== undefined);
-    await lockOrder(transaction);
-    // Read after the change lock, so that createdAt follows the change order.
     const now = new Date(clock.now());
     values.push(now);
     if (definition.updatedAt) values.push(now);
@@ -323,7 +314,7 @@ export function resourceRoutes(
     const created = toItem(rows[0] as Record<string, unknown>);
     const event = { event: eventKind('created'), data: created };
     if (events && definition.audited.created) {
-      // The entry and the event in one round trip: the change lock is held one less.
+      // The entry and the event in one round trip.
       await recordChange(
         transaction,
         { audit: auditEntryOf('created', actor, id, { fields }), event },
@@ -373,8 +364,7 @@ export function resourceRoutes(
       return { item: toItem(row), announced: false };
     }
     const changes = definition.changes;
-    if (changes) assignments.push(`change_seq = nextval('${changes.order.sequence}')`);
-    await lockOrder(transaction);
+    if (changes) assignments.push(changeAssignments(changes.order));
     if (definition.updatedAt) {
       values.push(new Date(clock.now()));
       assignments.push(`updated_at = $${values.length}`);
@@ -410,7 +400,7 @@ export function resourceRoutes(
     return { item, announced: true };
   }
 
-  const records: ResourceRecords = { table, columns, toItem, create, update, lockOrder };
+  const records: ResourceRecords = { table, columns, toItem, create, update };
 
   return async (app) => {
     definition.moreRoutes?.(app, records);
@@ -426,7 +416,8 @@ export function resourceRoutes(
             description:
               'Every page carries nextCursor (null on the last page): pass it back as cursor, ' +
               'with the same limit, sort and filters, to read the next page at the cost of the ' +
-              'first. sort=updatedAt walks changes in commit order. cursor with offset is a 400; ' +
+              'first. sort=updatedAt walks changes in change order: a walk meets each change once, ' +
+              'even while writes continue. cursor with offset is a 400; ' +
               'so is any parameter not listed here.',
             tags: [tag],
             security,
@@ -593,7 +584,6 @@ export function resourceRoutes(
         const { id } = request.params as z.output<typeof idParams>;
         const actor = actorOf(request);
         await database.transaction(async (transaction) => {
-          await lockOrder(transaction);
           const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
           const deleted = await transaction.query(
             `DELETE FROM ${table} WHERE id = $1 RETURNING ${columns}`,

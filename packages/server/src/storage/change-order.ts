@@ -1,35 +1,49 @@
-import type { Queryable } from './database.js';
-
 /**
- * @internal The change order of a table whose rows carry `change_seq` (contacts, deals): the
- * sequence that numbers each insert and update, and the advisory lock its writers hold.
+ * @internal The change order of a table whose rows carry `change_seq` and `change_xid`
+ * (contacts, deals): each insert and update takes a number from the table's sequence, and
+ * records the id of its transaction (migration 25). Writers take no lock: a walk in change order
+ * reads `(change_xid, change_seq)` ascending, and only changes of transactions that ended before
+ * every transaction still running ({@link FINISHED_TRANSACTIONS_BOUND}), so a change that
+ * commits late can never land behind a position a reader already handed out.
  */
 export interface ChangeOrder {
   /** The sequence `change_seq` is taken from, such as `contact_change_seq`. */
   sequence: string;
-  /** The transaction-scoped advisory lock key of the table's writers (a 64-bit integer). */
-  lockKey: string;
 }
 
-/**
- * @internal Contacts: inserts, updates and deletes (tombstones) share one change sequence.
- * Lock keys sit beside the migration lock (7312045781) and the audit lock (7312045782).
- */
-export const contactChangeOrder: ChangeOrder = {
-  sequence: 'contact_change_seq',
-  lockKey: '7312045790',
-};
+/** @internal Contacts: inserts, updates and deletes (tombstones) share one change sequence. */
+export const contactChangeOrder: ChangeOrder = { sequence: 'contact_change_seq' };
 
 /** @internal Deals. */
-export const dealChangeOrder: ChangeOrder = { sequence: 'deal_change_seq', lockKey: '7312045791' };
+export const dealChangeOrder: ChangeOrder = { sequence: 'deal_change_seq' };
 
 /**
- * @internal Takes the table's change lock for the rest of the transaction. Writers of the table
- * take it before they take a `change_seq`, so numbers are handed out in commit order: a reader
- * that sees number n+1 also sees n, and a walk by `change_seq` returns every change exactly once
- * even while writes continue (the audit log's cursor rests on the same argument). Read the clock
- * after this, so that `updatedAt` follows the same order as long as the clock does not step back.
+ * @internal The lowest transaction id that may still commit, in SQL: every transaction with a
+ * lower id had ended when the statement's snapshot was taken, and every later one (running now,
+ * or not yet started) gets an id at or above it. A walk that reads only changes below it, in
+ * `(xid, seq)` order, passes no change that commits later.
  */
-export async function lockChanges(transaction: Queryable, order: ChangeOrder): Promise<void> {
-  await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [order.lockKey]);
+export const FINISHED_TRANSACTIONS_BOUND = 'pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * @internal The assignments an update of a row in `order` makes: a new change number, and the
+ * updating transaction's id (an insert gets both from the columns' defaults).
+ */
+export function changeAssignments(order: ChangeOrder): string {
+  return `change_seq = nextval('${order.sequence}'), change_xid = pg_current_xact_id()`;
 }
+
+/** @internal Where a walk in change order stands: after the change `(xid, seq)`. */
+export interface ChangePosition {
+  /** The writing transaction's id (`xid8`), decimal. */
+  xid: string;
+  /** The change number (`bigint`), decimal. */
+  seq: string;
+}
+
+/**
+ * @internal The position a cursor made before migration 25 names with its change number alone:
+ * rows from before it hold transaction id 1, so they keep their place ahead of every later
+ * change.
+ */
+export const LEGACY_CHANGE_XID = '1';

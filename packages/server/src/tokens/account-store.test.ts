@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
-import { useTestDatabase } from '../../test/support/database.js';
+import { transactionsSettled, useTestDatabase } from '../../test/support/database.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
 import type { Database } from '../storage/database.js';
@@ -147,6 +147,7 @@ describe('account store', () => {
       code: 'account_not_found',
     });
     expect((await database().query('SELECT id FROM tokens')).rows).toEqual([]);
+    await transactionsSettled(database());
     expect((await listAuditEntries(database())).entries).toEqual([]);
   });
 
@@ -215,6 +216,7 @@ describe('account store', () => {
     clock.advance(10);
     // Revoking again changes nothing and records nothing.
     expect(await store.revokeToken({ tokenId: issued.id })).toEqual(revoked);
+    await transactionsSettled(database());
     const { entries } = await listAuditEntries(database());
     expect(
       entries.map(({ action, actor, target, metadata, occurredAt }) => ({
@@ -287,6 +289,7 @@ describe('account store', () => {
     expect(
       await store.issueToken({ accountId: account.id, label: '😀'.repeat(100) }),
     ).toMatchObject({ label: '😀'.repeat(100) });
+    await transactionsSettled(database());
     const { entries } = await listAuditEntries(database());
     expect(entries.find((entry) => entry.target.id === issued.id)?.metadata).toEqual({
       accountId: account.id,
@@ -363,6 +366,7 @@ describe('account store', () => {
     await expect(store.rollToken({ tokenId: old.id, graceSeconds: 60 })).rejects.toMatchObject({
       code: 'token_not_active',
     });
+    await transactionsSettled(database());
     const { entries } = await listAuditEntries(database());
     expect(
       entries.slice(-2).map(({ action, target, metadata }) => ({ action, target, metadata })),
@@ -450,6 +454,7 @@ describe('account store', () => {
       account: result.account,
       tokensRevoked: 0,
     });
+    await transactionsSettled(database());
     const disabled = (await listAuditEntries(database())).entries.filter(
       (entry) => entry.action === 'service_account.disabled',
     );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
+import type { Database, Queryable } from '../../src/storage/database.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { openPostgresDatabase } from '../../src/storage/postgres-database.js';
 import { openMigratedPGlite } from './pglite-template.js';
@@ -75,4 +75,41 @@ export function useTestDatabase(): () => Database {
     if (!database) throw new Error('The test database is not open yet.');
     return database;
   };
+}
+
+/**
+ * Waits until every transaction that had begun anywhere on the database server when it was
+ * called has ended (on PGlite, one connection, at once). Walks in change order (the change
+ * feed, `sort=updatedAt`, the audit log's cursor) show a change only once every transaction
+ * older than its own has ended, other test files' included: wait for that, not for a time.
+ */
+export async function transactionsSettled(database: Queryable): Promise<void> {
+  const { rows } = await database.query<{ next: string }>(
+    'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
+  );
+  const next = rows[0]?.next ?? '0';
+  for (let round = 0; round < 3_000; round += 1) {
+    const { rows: settled } = await database.query<{ settled: boolean }>(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS settled',
+      [next],
+    );
+    if (settled[0]?.settled) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('A transaction older than the last change never ended.');
+}
+
+/**
+ * {@link transactionsSettled} for a test that has no connection of its own (a server started
+ * through the CLI): on PostgreSQL through a short-lived one to the test server; on PGlite, whose
+ * one process is the server's, nothing to wait for.
+ */
+export async function testServerTransactionsSettled(): Promise<void> {
+  if (testDriver === 'pglite') return;
+  const database = await openPostgresDatabase({ connectionString: testDatabaseUrl() });
+  try {
+    await transactionsSettled(database);
+  } finally {
+    await database.close();
+  }
 }

@@ -10,6 +10,7 @@ import { tokenManagement } from './0009-token-management.js';
 import { deliveryHygiene } from './0018-delivery-hygiene.js';
 import { webFlashes } from './0019-web-flashes.js';
 import { tombstoneRetention } from './0021-tombstone-retention.js';
+import { transactionChangeOrder } from './0025-transaction-change-order.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'delivery-hygiene', sql: deliveryHygiene },
   { version: 19, name: 'web-flashes', sql: webFlashes },
   { version: 21, name: 'tombstone-retention', sql: tombstoneRetention },
+  { version: 25, name: 'transaction-change-order', sql: transactionChangeOrder },
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
+import { transactionsSettled } from '../../../test/support/database.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { listAuditEntries } from '../../audit/audit-log.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
@@ -35,6 +36,7 @@ describe('Users page', () => {
     expect((await browser.post(`/users/${userId}/sessions/revoke`)).statusCode).toBe(303);
     expect((await browser.post(`/users/${userId}/disable`)).statusCode).toBe(303);
     expect((await browser.post('/users/usr_missing/disable')).statusCode).toBe(404);
+    await transactionsSettled(server().database);
     const { entries } = await listAuditEntries(server().database);
     expect(
       entries
@@ -113,6 +115,7 @@ describe('Webhook endpoints and deliveries pages', () => {
     expect((await browser.post(`/webhook-endpoints/${id}/remove`)).statusCode).toBe(303);
     expect(await createEndpointStore({ database: server().database }).list()).toEqual([]);
     expect((await browser.get(`/webhook-endpoints/${id}/remove`)).statusCode).toBe(404);
+    await transactionsSettled(server().database);
     const { entries } = await listAuditEntries(server().database);
     const user = { type: 'user', id: browser.session.userId };
     expect(

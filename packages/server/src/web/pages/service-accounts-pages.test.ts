@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
+import { transactionsSettled } from '../../../test/support/database.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { listAuditEntries } from '../../audit/audit-log.js';
 import { parseToken } from '../../tokens/token-format.js';
@@ -80,6 +81,7 @@ describe('Service accounts pages', () => {
     expect(after.body).toContain('disabled');
     expect(after.body).not.toContain('<button type="submit">Issue</button>');
 
+    await transactionsSettled(server().database);
     const { entries } = await listAuditEntries(server().database);
     expect(entries.map((entry) => [entry.action, entry.actor])).toEqual(
       [
@@ -145,6 +147,7 @@ describe('Service accounts pages', () => {
     clock.advance(90_000);
     expect((await me(old.token)).json()).toMatchObject({ code: 'token_expired' });
     expect((await me(token)).statusCode).toBe(200);
+    await transactionsSettled(server().database);
     const { entries } = await listAuditEntries(server().database);
     expect(entries.at(-1)).toMatchObject({
       action: 'token.rolled',
