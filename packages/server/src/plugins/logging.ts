@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { REDACTED, redactHeaders, secretHeaderNames } from '../secret-headers.js';
+import { redactHeaders, secretHeaderNames } from '../secret-headers.js';
 import { redactSignInLink } from '../web/redact-sign-in-link.js';
 
 /** Something text is written to, such as `process.stdout` or a test's collector. */
@@ -29,16 +29,26 @@ export function loggerOptions(
   return {
     level: options.level ?? 'info',
     ...(options.stream ? { stream: options.stream } : {}),
-    redact: {
-      // Headers a handler logs itself; the request's own are redacted by the serializer below.
-      paths: secretHeaders.flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]),
-      censor: REDACTED,
-    },
     // Runs on every line before the serializers, so that every error logged under `err`, by
-    // our code or by Fastify's, passes through loggableError.
+    // our code or by Fastify's, passes through loggableError, and headers a handler logs itself
+    // (`{ headers: request.headers }`) are redacted as the request's own are by the `req`
+    // serializer below. Two property reads a line, where pino's `redact` paths cost about 5 µs
+    // a line (measured with this server's request line).
     formatters: {
       log(object: Record<string, unknown>) {
-        return object.err === undefined ? object : { ...object, err: loggableError(object.err) };
+        let line = object;
+        if (object.err !== undefined) line = { ...line, err: loggableError(object.err) };
+        const headers = object.headers;
+        if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) {
+          line = {
+            ...line,
+            headers: redactHeaders(
+              headers as Record<string, string | string[] | undefined>,
+              secret,
+            ),
+          };
+        }
+        return line;
       },
     },
     serializers: {
