@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { knownWebhookEventSchema, WEBHOOK_EVENT_KINDS, webhookEventSchemas } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
+import { settledFeed } from '../../test/support/event-feed.js';
 import { useTestServer } from '../../test/support/server.js';
 import { listEvents } from '../events/event-feed.js';
 import { createIdGenerator } from '../ids.js';
@@ -28,19 +29,7 @@ describe('events', () => {
     return response;
   }
 
-  // The feed shows an event once every transaction older than its own has ended, anywhere on the
-  // PostgreSQL server: other test files' transactions included. Wait for that, not for a time.
-  async function settled() {
-    for (let round = 0; round < 1_000; round += 1) {
-      const { rows } = await server().database.query<{ settled: boolean }>(
-        `SELECT coalesce(max(xid) < pg_snapshot_xmin(pg_current_snapshot()), true) AS settled
-           FROM outbox_events`,
-      );
-      if (rows[0]?.settled) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('A transaction older than the last event never ended.');
-  }
+  const settled = () => settledFeed(server().database);
 
   async function feed(token: string, query = '') {
     await settled();
@@ -300,13 +289,10 @@ describe('the event feed under concurrent transactions (PostgreSQL)', () => {
     expect(during.events).toEqual([]);
     release();
     await older;
-    let ids: unknown[] = [];
-    for (let round = 0; round < 1_000 && ids.length < 2; round += 1) {
-      ids = (await listEvents(database, { kinds: ['contact.created'], limit: 10 })).events.map(
-        (event) => event.data.id,
-      );
-      if (ids.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await settledFeed(database);
+    const ids = (await listEvents(database, { kinds: ['contact.created'], limit: 10 })).events.map(
+      (event) => event.data.id,
+    );
     expect(ids).toEqual(['con_older', 'con_newer']);
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '@followup/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordTwoAttempts } from '../../test/support/delivery-attempts.js';
+import { settledFeed } from '../../test/support/event-feed.js';
 import { useTestServer } from '../../test/support/server.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
@@ -26,19 +27,7 @@ describe('the SDK on the event feed, the event catalogue and delivery attempts',
     return new FollowUp({ token, baseUrl, maxRetries: 0 });
   }
 
-  // The feed shows an event once every transaction older than its own has ended, anywhere on the
-  // PostgreSQL server: other test files' transactions included. Wait for that, not for a time.
-  async function settled() {
-    for (let round = 0; round < 1_000; round += 1) {
-      const { rows } = await server().database.query<{ settled: boolean }>(
-        `SELECT coalesce(max(xid) < pg_snapshot_xmin(pg_current_snapshot()), true) AS settled
-           FROM outbox_events`,
-      );
-      if (rows[0]?.settled) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('A transaction older than the last event never ended.');
-  }
+  const settled = () => settledFeed(server().database);
 
   it('walks every event with for await, typed by kind, filtered by kind, resumable', async () => {
     const client = await clientAs('ADMIN');
