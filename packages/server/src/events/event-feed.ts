@@ -117,14 +117,16 @@ export async function listEvents(
     position = row;
   }
   if (options.kinds.length === 0) return { events: [], nextCursor: null };
-  // One row more than asked tells whether another page exists, without a count.
+  // One row more than asked tells whether another page exists, without a count. The order names
+  // the table's columns: `xid` and `seq` alone would be the text columns of the select list, in
+  // which '100' comes before '99'.
   const { rows } = await database.query<EventRow>(
     `SELECT seq::text AS seq, xid::text AS xid, id, event, data, previous_attributes, created_at
        FROM outbox_events
       WHERE (xid, seq) > ($1::xid8, $2::bigint)
         AND xid < pg_snapshot_xmin(pg_current_snapshot())
         AND event = ANY($3::text[])
-      ORDER BY xid, seq
+      ORDER BY outbox_events.xid, outbox_events.seq
       LIMIT $4`,
     [position.xid, position.seq, [...options.kinds], options.limit + 1],
   );

@@ -333,3 +333,38 @@ describe('GET /api/event-types', () => {
     expect(document).toHaveProperty(['paths', '/api/events', 'get']);
   });
 });
+
+describe('the event feed order', () => {
+  const server = useTestServer();
+
+  // Ordered by the text of the ids, '100' would come before '99' and '10' before '9': a walk
+  // would then pass an event and never return to it.
+  it('walks transaction ids and sequence numbers as numbers, not as text', async () => {
+    const { database } = server();
+    for (const [id, xid, seq] of [
+      ['evt_c', '100', '10'],
+      ['evt_b', '100', '9'],
+      ['evt_a', '99', '20'],
+    ]) {
+      // Both ids below every transaction that can still run (the migrations alone took more).
+      await database.query(
+        `INSERT INTO outbox_events (seq, id, event, data, created_at, dispatched_at, xid)
+         OVERRIDING SYSTEM VALUE
+         VALUES ($1::bigint, $2, 'contact.created', '{}', now(), now(), $3::xid8)`,
+        [seq, id, xid],
+      );
+    }
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listEvents(database, {
+        kinds: ['contact.created'],
+        limit: 1,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      ids.push(...page.events.map((event) => event.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(ids).toEqual(['evt_a', 'evt_b', 'evt_c']);
+  });
+});
