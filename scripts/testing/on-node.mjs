@@ -3,9 +3,11 @@
 // vitest run`. The SDK and the webhooks package support Node 22 and 24 (their `engines`), and the
 // test suite runs their tests on both (the `test:node22` tasks; Node 24 is the one
 // scripts/use-node.sh provides). The wanted major is installed once from the npm registry (the
-// `node` package carries the official binaries), as scripts/use-node.sh installs Node 24, into
-// FOLLOWUP_NODE<major>_PREFIX or ~/.node<major>, then put first on PATH for the command, so that
-// the command, its `#!/usr/bin/env node` scripts and every process they start run on it.
+// `node` package carries the official binaries) into FOLLOWUP_NODE<major>_PREFIX or
+// ~/.node<major>, then put first on PATH for the command, so that the command, its
+// `#!/usr/bin/env node` scripts and every process they start run on it. scripts/use-node.sh
+// installs Node 24 through this file too (`--print-bin`), so there is one installer. It runs on
+// the machine's own Node, however old (20 here): node: built-ins only.
 // scripts/test-all.mjs installs it before turbo starts, where the whole environment (a proxy's
 // certificate authority in NODE_EXTRA_CA_CERTS, say) reaches npm; turbo passes tasks only the
 // variables it is told to.
@@ -38,7 +40,8 @@ export function npmInstallNode({ major, prefix }) {
   const result = spawnSync(
     'npm',
     ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${major}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // npm's output goes to standard error: standard output carries --print-bin's answer.
+    { stdio: ['ignore', 2, 2] },
   );
   if (result.status !== 0) {
     throw new Error(`on-node: npm could not install node@${major} into ${prefix}`);
@@ -98,17 +101,22 @@ export function nodePrefix(major, env = process.env, home = homedir()) {
   return env[`FOLLOWUP_NODE${major}_PREFIX`] || join(home, `.node${major}`);
 }
 
+const USAGE = 'usage: on-node.mjs <major> -- <command> [args…] | on-node.mjs <major> --print-bin';
+
 /**
- * Reads `<major> -- <command> [args…]`.
+ * Reads `<major> -- <command> [args…]` (run the command on that Node), or `<major> --print-bin`
+ * (install that Node if needed and print the folder of its binary: scripts/use-node.sh does so).
  *
  * @param {string[]} argv
- * @returns {{ major: number, command: string, args: string[] }}
+ * @returns {{ major: number, command: string, args: string[] } | { major: number, printBin: true }}
  */
 export function parseOnNodeArguments(argv) {
   const [majorText, separator, command, ...args] = argv;
-  if (!/^[1-9]\d{0,2}$/.test(majorText ?? '') || separator !== '--' || !command) {
-    throw new Error('usage: on-node.mjs <major> -- <command> [args…]');
+  if (!/^[1-9]\d{0,2}$/.test(majorText ?? '')) throw new Error(USAGE);
+  if (separator === '--print-bin' && argv.length === 2) {
+    return { major: Number(majorText), printBin: true };
   }
+  if (separator !== '--' || !command) throw new Error(USAGE);
   return { major: Number(majorText), command, args };
 }
 
@@ -120,12 +128,19 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(error.message);
     process.exit(2);
   }
-  const { major, command, args } = parsed;
-  const bin = provisionNode({
-    major,
-    prefix: nodePrefix(major),
-    log: (line) => console.error(line),
-  });
+  const { major } = parsed;
+  let bin;
+  try {
+    bin = provisionNode({ major, prefix: nodePrefix(major), log: (line) => console.error(line) });
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  if ('printBin' in parsed) {
+    console.log(bin);
+    process.exit(0);
+  }
+  const { command, args } = parsed;
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.error(`on-node: running \`${[command, ...args].join(' ')}\` on Node ${version}`);
   const child = spawn(command, args, {

@@ -91,12 +91,21 @@ describe('parseOnNodeArguments', () => {
     );
   });
 
-  it.each([[[]], [['22']], [['22', 'vitest']], [['v22', '--', 'vitest']], [['22', '--']]])(
-    'refuses %j with the usage',
-    (argv) => {
-      expect(() => parseOnNodeArguments(argv)).toThrow(/^usage: on-node\.mjs/);
-    },
-  );
+  it('reads --print-bin, what scripts/use-node.sh asks for', () => {
+    expect(parseOnNodeArguments(['24', '--print-bin'])).toEqual({ major: 24, printBin: true });
+  });
+
+  it.each([
+    [[]],
+    [['22']],
+    [['22', 'vitest']],
+    [['v22', '--', 'vitest']],
+    [['22', '--']],
+    [['24', '--print-bin', 'extra']],
+    [['--print-bin']],
+  ])('refuses %j with the usage', (argv) => {
+    expect(() => parseOnNodeArguments(argv)).toThrow(/^usage: on-node\.mjs/);
+  });
 });
 
 describe('nodePrefix', () => {
