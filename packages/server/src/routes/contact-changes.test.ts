@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDriver, transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { pruneExpired } from '../retention/retention.js';
+import { listFingerprint } from './list-cursor.js';
 
 const server = useTestServer();
 
@@ -244,6 +245,30 @@ describe('GET /api/contacts/changes', () => {
     expect(
       (await call(token, 'GET', `/api/contacts/changes?cursor=${beforeDeletes}`)).statusCode,
     ).toBe(410);
+  });
+
+  // Rows written before migration 25 hold transaction id 1, and a cursor made then holds a
+  // change number alone: resuming from it returns what came after it, old rows and new ones.
+  it('resumes from a cursor made before changes recorded their transaction', async () => {
+    const { token: admin } = await server().tokenFor('ADMIN');
+    const made = [];
+    for (const firstName of ['A', 'B', 'C']) {
+      made.push((await call(admin, 'POST', '/api/contacts', { firstName, lastName: 'X' })).json());
+    }
+    await server().database.query(
+      `UPDATE contacts SET change_xid = '1' WHERE id = ANY($1::text[])`,
+      [[made[0].id, made[1].id]],
+    );
+    const { rows } = await server().database.query<{ seq: string }>(
+      'SELECT change_seq::text AS seq FROM contacts WHERE id = $1',
+      [made[0].id],
+    );
+    const legacy = Buffer.from(
+      JSON.stringify(['l1', listFingerprint(['contacts.changes']), rows[0]?.seq]),
+    ).toString('base64url');
+    const { token } = await server().tokenFor('READONLY');
+    const page = await feed(token, `cursor=${legacy}`);
+    expect(page.changes.map(describeChange)).toEqual(['changed B', 'changed C']);
   });
 
   it('needs contacts.read', async () => {
