@@ -77,26 +77,35 @@ export function useTestDatabase(): () => Database {
   };
 }
 
+/** How long {@link transactionsSettled} waits at most: a guard against a hung test, under its timeout. */
+const SETTLE_GUARD_MS = 100_000;
+
 /**
  * Waits until every transaction that had begun anywhere on the database server when it was
- * called has ended (on PGlite, one connection, at once). Walks in change order (the change
- * feed, `sort=updatedAt`, the audit log's cursor) show a change only once every transaction
- * older than its own has ended, other test files' included: wait for that, not for a time.
+ * called has ended (on PGlite, one connection, at once). Walks in transaction order (the change
+ * feed, `sort=updatedAt`, the audit log's cursor, the event feed) show a change only once every
+ * transaction older than its own has ended: other test files', other copies of the suite's and
+ * anything else using the same server included. So this waits for that, never for a fixed time.
  */
 export async function transactionsSettled(database: Queryable): Promise<void> {
   const { rows } = await database.query<{ next: string }>(
     'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
   );
   const next = rows[0]?.next ?? '0';
-  for (let round = 0; round < 3_000; round += 1) {
+  const deadline = Date.now() + SETTLE_GUARD_MS;
+  for (;;) {
     const { rows: settled } = await database.query<{ settled: boolean }>(
       'SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS settled',
       [next],
     );
     if (settled[0]?.settled) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (Date.now() > deadline) {
+      throw new Error(
+        `A transaction older than the last change was still open after ${SETTLE_GUARD_MS / 1000} s.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error('A transaction older than the last change never ended.');
 }
 
 /**
