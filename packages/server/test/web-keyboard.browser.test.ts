@@ -16,6 +16,7 @@ import {
   type BrowserServer,
   browserAvailable,
   createTestUser,
+  edgeBrightness,
   saveScreenshot,
   seriousViolations,
   signIn,
@@ -274,6 +275,25 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       if (width > 375) wide.push(`${name}: ${width} px`);
     }
     expect(wide).toEqual([]);
+
+    // A table wider than the screen shows a shadow on the side there is more of it to scroll to.
+    await page.goto(`${server.origin}/deliveries`);
+    const region = '.table-scroll';
+    const overflows = await page.$eval(
+      region,
+      (element) => element.scrollWidth > element.clientWidth,
+    );
+    expect(overflows, 'the deliveries table is wider than a 375 px screen').toBe(true);
+    const atStart = await edgeBrightness(page, region);
+    expect(atStart.right, 'shadow on the right at the start').toBeLessThan(235);
+    expect(atStart.left, 'no shadow on the left at the start').toBeGreaterThan(250);
+    await page.$eval(region, (element) => {
+      element.scrollLeft = element.scrollWidth;
+    });
+    const atEnd = await edgeBrightness(page, region);
+    expect(atEnd.left, 'shadow on the left at the end').toBeLessThan(235);
+    expect(atEnd.right, 'no shadow on the right at the end').toBeGreaterThan(250);
+    await saveScreenshot(page, 'narrow-deliveries-scrolled');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The token shown once, after Issue: tabbed through as it is (a reload would not show it).

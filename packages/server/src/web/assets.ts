@@ -68,7 +68,19 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; margin: 0; }
 label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
 caption { text-align: left; }
-.table-scroll { overflow-x: auto; margin: 1rem 0; position: relative; }
+.table-scroll { overflow-x: auto; margin: 1rem 0; position: relative;
+  /* A shadow on the side with more table to scroll to: the two covers move with the content and
+     hide the shadows (fixed to the edges) once an end is reached. */
+  background:
+    linear-gradient(to right, var(--bg) 30%, rgb(255 255 255 / 0)) left center / 2.5rem 100%
+      no-repeat local,
+    linear-gradient(to left, var(--bg) 30%, rgb(255 255 255 / 0)) right center / 2.5rem 100%
+      no-repeat local,
+    linear-gradient(to right, rgb(0 0 0 / .2), rgb(0 0 0 / 0)) left center / .75rem 100%
+      no-repeat scroll,
+    linear-gradient(to left, rgb(0 0 0 / .2), rgb(0 0 0 / 0)) right center / .75rem 100%
+      no-repeat scroll,
+    var(--bg); }
 .table-scroll > table { margin: 0; }
 .table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 input, select { max-width: 100%; }

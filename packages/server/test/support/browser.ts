@@ -1,12 +1,14 @@
 // The browser harness of the web application's tests: a real server on a random loopback port,
 // Debian's headless Chromium through playwright-core, users of any role signed in through the
 // /signin form, axe-core checks and screenshots. Web pages' browser tests all use it.
+
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll } from 'vitest';
 import { chromiumAvailable, launchChromium } from '../../../../scripts/testing/chromium.mjs';
 import { type BuildServerOptions, buildServer } from '../../src/build-server.js';
@@ -159,4 +161,39 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * The brightest pixel (0-255, the mean of red, green and blue) in each outermost column of
+ * pixels of the element `selector`, as the screen shows it: where the web app's scroll shadow
+ * lies along an edge, every pixel of that column is darkened, so its brightest is well under
+ * 255; without it the column shows the white page somewhere.
+ */
+export async function edgeBrightness(
+  page: Page,
+  selector: string,
+): Promise<{ left: number; right: number }> {
+  // The screen cut to the element's box (an element screenshot of a scroll region drew it
+  // without its scroll shadows in Chromium).
+  const box = await page.locator(selector).first().boundingBox();
+  if (!box) throw new Error(`${selector} is not on the page.`);
+  const shot = await page.screenshot({
+    clip: {
+      x: Math.ceil(box.x),
+      y: Math.ceil(box.y),
+      width: Math.floor(box.width) - 1,
+      height: Math.floor(box.height) - 1,
+    },
+  });
+  const png = PNG.sync.read(shot);
+  const brightest = (x: number) => {
+    let most = 0;
+    for (let y = 0; y < png.height; y++) {
+      const at = (y * png.width + x) * 4;
+      const value = ((png.data[at] ?? 0) + (png.data[at + 1] ?? 0) + (png.data[at + 2] ?? 0)) / 3;
+      most = Math.max(most, value);
+    }
+    return most;
+  };
+  return { left: brightest(0), right: brightest(png.width - 1) };
 }
