@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { setCookieValue, webSessionFor } from '../../test/support/web.js';
 import { createIdGenerator } from '../ids.js';
@@ -122,6 +123,8 @@ describe('the session cookie on /api', () => {
       headers,
     });
     expect(deleted.statusCode).toBe(204);
+    // The audit walk shows an entry once every older transaction on the server has ended.
+    await transactionsSettled(server().database);
     const audit = await server().app.inject({
       method: 'GET',
       url: '/api/audit',
