@@ -42,7 +42,8 @@ describe('the delivery worker', () => {
       newId,
       allowPrivate: true,
       retryDelays: [0.05, 0.05],
-      attemptTimeoutMs: 2_000,
+      // A guard against a hung test, far above any answered attempt even on a loaded machine.
+      attemptTimeoutMs: 60_000,
       random: () => 0.5,
       ...options,
     });
@@ -173,11 +174,13 @@ describe('the delivery worker', () => {
     const hook = await subscriber(['hang', { status: 204 }]);
     await endpoints().add({ url: hook.url });
     await contactCreated();
-    const running = worker({ attemptTimeoutMs: 200 });
-    await running.runDue();
+    // The hanging attempt is cut at 200 ms; the answered one gets the patient worker's 60 s, so
+    // that a slow machine cannot turn the answer into a second timeout.
+    const impatient = worker({ attemptTimeoutMs: 200 });
+    await impatient.runDue();
     const [failed] = await deliveries().list();
     expect(failed).toMatchObject({ state: 'pending', attempts: 1, lastError: 'timeout' });
-    await nextRound(running);
+    await nextRound(worker());
     expect(hook.received).toHaveLength(2);
     const [delivered] = await deliveries().list();
     expect(delivered).toMatchObject({ state: 'delivered', attempts: 2, lastStatus: 204 });
