@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { knownWebhookEventSchema, WEBHOOK_EVENT_KINDS, webhookEventSchemas } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
-import { settledFeed } from '../../test/support/event-feed.js';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { listEvents } from '../events/event-feed.js';
 import { createIdGenerator } from '../ids.js';
@@ -29,7 +29,7 @@ describe('events', () => {
     return response;
   }
 
-  const settled = () => settledFeed(server().database);
+  const settled = () => transactionsSettled(server().database);
 
   async function feed(token: string, query = '') {
     await settled();
@@ -289,7 +289,7 @@ describe('the event feed under concurrent transactions (PostgreSQL)', () => {
     expect(during.events).toEqual([]);
     release();
     await older;
-    await settledFeed(database);
+    await transactionsSettled(database);
     const ids = (await listEvents(database, { kinds: ['contact.created'], limit: 10 })).events.map(
       (event) => event.data.id,
     );

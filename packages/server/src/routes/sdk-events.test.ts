@@ -6,8 +6,8 @@ import {
   type WebhookEvent,
 } from '@followup/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { recordTwoAttempts } from '../../test/support/delivery-attempts.js';
-import { settledFeed } from '../../test/support/event-feed.js';
 import { useTestServer } from '../../test/support/server.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
@@ -27,7 +27,7 @@ describe('the SDK on the event feed, the event catalogue and delivery attempts',
     return new FollowUp({ token, baseUrl, maxRetries: 0 });
   }
 
-  const settled = () => settledFeed(server().database);
+  const settled = () => transactionsSettled(server().database);
 
   it('walks every event with for await, typed by kind, filtered by kind, resumable', async () => {
     const client = await clientAs('ADMIN');
