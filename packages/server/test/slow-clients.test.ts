@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/build-server.js';
+import type { ConnectionLimits } from '../src/connection-limits.js';
 import { useTestDatabase } from './support/database.js';
 
 // 500 clients that send their headers or their body a byte at a time must not keep a normal
@@ -35,6 +36,8 @@ interface SlowSwarm {
   headers: SlowClient[];
   /** Clients that sent whole headers and now send a 100,000-byte body a byte at a time. */
   bodies: SlowClient[];
+  /** Both kinds. */
+  all: SlowClient[];
   stop(): void;
 }
 
@@ -64,7 +67,7 @@ async function openSlowSwarm(port: number): Promise<SlowSwarm> {
   ]);
   headers.push(...openedHeaders);
   bodies.push(...openedBodies);
-  return { headers, bodies, stop: () => clearInterval(drip) };
+  return { headers, bodies, all: [...headers, ...bodies], stop: () => clearInterval(drip) };
 }
 
 describe('slow clients', () => {
@@ -74,23 +77,24 @@ describe('slow clients', () => {
     for (const socket of opened) socket.destroy();
   });
 
+  /** The server with these connection limits, listening on a loopback port. */
+  async function listening(connectionLimits: Partial<ConnectionLimits>) {
+    const app = buildServer({ database: database(), logger: false, connectionLimits });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return { app, port: (app.server.address() as { port: number }).port };
+  }
+
   it('cannot keep a normal client from its answers', async () => {
     // Timeouts far longer than the test, so the only way the normal client is answered while
     // the slow ones are still connected is that the server does not wait for them: the test
     // asserts that order of events, not a duration.
-    const app = buildServer({
-      database: database(),
-      logger: false,
-      connectionLimits: {
-        headersTimeoutMs: 300_000,
-        requestTimeoutMs: 600_000,
-        idleTimeoutMs: 600_000,
-      },
+    const { app, port } = await listening({
+      headersTimeoutMs: 300_000,
+      requestTimeoutMs: 600_000,
+      idleTimeoutMs: 600_000,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
     const swarm = await openSlowSwarm(port);
-    const slow = [...swarm.headers, ...swarm.bodies];
+    const slow = swarm.all;
     opened.push(...slow.map((client) => client.socket));
     try {
       for (let index = 0; index < 5; index++) {
@@ -111,23 +115,17 @@ describe('slow clients', () => {
 
   it('cuts slow headers and slow bodies off after their timeouts, a slow body with a 408 problem', async () => {
     // Small timeouts (about a second), so that the test waits on the closes, never on sleeps.
-    const app = buildServer({
-      database: database(),
-      logger: false,
-      connectionLimits: {
-        headersTimeoutMs: 1000,
-        requestTimeoutMs: 1500,
-        idleTimeoutMs: 10_000,
-        checkIntervalMs: 50,
-      },
+    const { app, port } = await listening({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 1500,
+      idleTimeoutMs: 10_000,
+      checkIntervalMs: 50,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
     const swarm = await openSlowSwarm(port);
-    opened.push(...[...swarm.headers, ...swarm.bodies].map((client) => client.socket));
+    opened.push(...swarm.all.map((client) => client.socket));
     try {
       // Every slow client is closed by the server (nothing here closes them).
-      await Promise.all([...swarm.headers, ...swarm.bodies].map((client) => client.closed));
+      await Promise.all(swarm.all.map((client) => client.closed));
       const cutOff = swarm.bodies.filter((client) => client.received.startsWith('HTTP/1.1 408'));
       expect(cutOff.length).toBeGreaterThan(200);
       expect(cutOff[0]?.received).toContain('"code":"request_timeout"');
@@ -139,13 +137,7 @@ describe('slow clients', () => {
   });
 
   it('caps the connections open at once', async () => {
-    const app = buildServer({
-      database: database(),
-      logger: false,
-      connectionLimits: { maxConnections: 5 },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
+    const { app, port } = await listening({ maxConnections: 5 });
     try {
       const held: SlowClient[] = [];
       for (let index = 0; index < 5; index++) {
