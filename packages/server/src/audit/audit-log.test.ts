@@ -174,11 +174,18 @@ describe('audit log', () => {
   it('refuses a cursor it did not make', async () => {
     const other = Buffer.from('other:v1:5').toString('base64url');
     const negative = Buffer.from('audit:v1:-5').toString('base64url');
+    // 2^63, one past the largest sequence number: read as a number, PostgreSQL would refuse it.
+    const pastBigint = Buffer.from('audit:v2:5:9223372036854775808').toString('base64url');
+    const pastBigintV1 = Buffer.from('audit:v1:9223372036854775808').toString('base64url');
+    const pastXid = Buffer.from('audit:v2:18446744073709551616:5').toString('base64url');
     for (const cursor of [
       '',
       'not a cursor',
       other,
       negative,
+      pastBigint,
+      pastBigintV1,
+      pastXid,
       'YXVkaXQ6djE6',
       `${'A'.repeat(97)}`,
     ]) {

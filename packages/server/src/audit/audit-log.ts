@@ -6,6 +6,7 @@ import {
   type ChangePosition,
   FINISHED_TRANSACTIONS_BOUND,
   LEGACY_CHANGE_XID,
+  parseChangePosition,
 } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 
@@ -161,8 +162,6 @@ export interface ListAuditEntriesOptions {
 const cursorPrefix = 'audit:v2:';
 // Made before migration 25: the entry's seq alone, an entry of transaction 1 (LEGACY_CHANGE_XID).
 const legacyCursorPrefix = 'audit:v1:';
-const seqPattern = /^(0|[1-9][0-9]{0,18})$/;
-const xidPattern = /^(0|[1-9][0-9]{0,19})$/;
 
 /** @internal Makes the opaque cursor that points after the entry at this position. */
 export function encodeAuditCursor(position: ChangePosition): string {
@@ -179,13 +178,11 @@ export function decodeAuditCursor(cursor: string): ChangePosition | undefined {
   if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return undefined;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   if (text.startsWith(legacyCursorPrefix)) {
-    const seq = text.slice(legacyCursorPrefix.length);
-    return seqPattern.test(seq) ? { xid: LEGACY_CHANGE_XID, seq } : undefined;
+    return parseChangePosition(LEGACY_CHANGE_XID, text.slice(legacyCursorPrefix.length));
   }
   if (!text.startsWith(cursorPrefix)) return undefined;
   const [xid = '', seq = '', ...rest] = text.slice(cursorPrefix.length).split(':');
-  if (rest.length > 0 || !xidPattern.test(xid) || !seqPattern.test(seq)) return undefined;
-  return BigInt(xid) <= 18446744073709551615n ? { xid, seq } : undefined;
+  return rest.length > 0 ? undefined : parseChangePosition(xid, seq);
 }
 
 interface AuditRow {

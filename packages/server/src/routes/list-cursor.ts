@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type ChangePosition, LEGACY_CHANGE_XID } from '../storage/change-order.js';
+import {
+  type ChangePosition,
+  LEGACY_CHANGE_XID,
+  parseChangePosition,
+} from '../storage/change-order.js';
 
 /**
  * @internal Where a keyset walk stands: after the row with this `createdAt` (microseconds, as
@@ -26,11 +30,6 @@ const timestamptzText = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))
 // Ids are made by this server: a prefix, `_` and letters or digits. Printable ASCII is plenty,
 // and keeps NUL and lone surrogates (which PostgreSQL refuses) out of the query.
 const idPattern = /^[\x21-\x7e]{1,255}$/;
-const seqPattern = /^(0|[1-9][0-9]{0,18})$/;
-const maxBigint = 9223372036854775807n;
-// A transaction id (xid8): epoch and counter, below 2^64.
-const xidPattern = /^(0|[1-9][0-9]{0,19})$/;
-const maxXid = 18446744073709551615n;
 
 /**
  * @internal The fingerprint of a list query: a digest of every parameter but `cursor` and
@@ -96,9 +95,9 @@ export function positionOf(
   if (kind === 'change') {
     // A cursor made before migration 25 holds the change number alone.
     const [seq, xid = LEGACY_CHANGE_XID] = values;
-    if (values.length > 2 || seq === undefined || !seqPattern.test(seq)) return undefined;
-    if (!xidPattern.test(xid) || BigInt(xid) > maxXid) return undefined;
-    return BigInt(seq) <= maxBigint ? { kind, xid, seq } : undefined;
+    if (values.length > 2 || seq === undefined) return undefined;
+    const position = parseChangePosition(xid, seq);
+    return position && { kind, ...position };
   }
   const [createdAt, id] = values;
   if (values.length !== 2 || createdAt === undefined || id === undefined) return undefined;
