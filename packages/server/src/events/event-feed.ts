@@ -1,6 +1,11 @@
 import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '@followup/sdk';
 import { type Capability, hasCapability } from '../capabilities.js';
 import { FollowUpServerError } from '../errors.js';
+import {
+  type ChangePosition,
+  FINISHED_TRANSACTIONS_BOUND,
+  parseChangePosition,
+} from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 import type { Role } from '../tokens/account-store.js';
 
@@ -54,13 +59,12 @@ export function encodeEventCursor(xid: string, seq: string): string {
 }
 
 /** @internal Reads a cursor back; `undefined` for anything this server did not make. */
-export function decodeEventCursor(cursor: string): { xid: string; seq: string } | undefined {
+export function decodeEventCursor(cursor: string): ChangePosition | undefined {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return undefined;
-  const match = /^events:v1:(\d{1,20}):(\d{1,19})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  if (match === null) return undefined;
-  return { xid: match[1] as string, seq: match[2] as string };
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!text.startsWith(cursorPrefix)) return undefined;
+  const [xid = '', seq = '', ...rest] = text.slice(cursorPrefix.length).split(':');
+  return rest.length > 0 ? undefined : parseChangePosition(xid, seq);
 }
 
 interface EventRow {
@@ -124,7 +128,7 @@ export async function listEvents(
     `SELECT seq::text AS seq, xid::text AS xid, id, event, data, previous_attributes, created_at
        FROM outbox_events
       WHERE (xid, seq) > ($1::xid8, $2::bigint)
-        AND xid < pg_snapshot_xmin(pg_current_snapshot())
+        AND xid < ${FINISHED_TRANSACTIONS_BOUND}
         AND event = ANY($3::text[])
       ORDER BY outbox_events.xid, outbox_events.seq
       LIMIT $4`,

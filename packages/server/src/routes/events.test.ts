@@ -188,6 +188,9 @@ describe('events', () => {
       '?kind=contact.merged',
       '?colour=red',
       '?cursor=nonsense',
+      // Forged: a change number past 2^63 - 1 and a transaction id past 2^64 - 1.
+      `?cursor=${Buffer.from('events:v1:5:9223372036854775808').toString('base64url')}`,
+      `?cursor=${Buffer.from('events:v1:18446744073709551616:5').toString('base64url')}`,
       '?after=evt_x',
     ]) {
       const response = await call(token, 'GET', `/api/events${query}`);
