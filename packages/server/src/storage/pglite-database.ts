@@ -331,8 +331,8 @@ export function openPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise
  * Copies an in-memory database made by {@link openPGliteDatabase} (its whole data directory, in
  * the state the queries before this call left it), for {@link openPGliteCopy}.
  *
- * @internal Tests and `startTestServer` open a migrated copy in about a fifth of the time an
- * empty cluster takes to create (PGlite runs initdb for every new in-memory database).
+ * @internal The server's test suite opens a migrated copy in about a fifth of the time an empty
+ * cluster takes to create (PGlite runs initdb for every new in-memory database).
  */
 export function dumpPGliteDatabase(database: Database): Promise<Blob> {
   if (!(database instanceof PGliteDatabase)) {

@@ -10,18 +10,16 @@ let template: Promise<Blob> | undefined;
 
 /**
  * An empty, migrated in-memory PGlite: a copy of the run's template when the global set-up made
- * one, else a new cluster (a file run outside the config, e.g. by an editor). Either way
- * `migrate` runs, so a template older than the migrations still ends up current.
+ * one (migrated by that set-up, from this same checkout), else a new cluster, migrated here (a
+ * file run outside the config, e.g. by an editor).
  */
 export async function openMigratedPGlite(): Promise<Database> {
   const file = process.env[PGLITE_TEMPLATE_ENV];
-  let database: Database;
   if (file) {
     template ??= readFile(file).then((bytes) => new Blob([bytes]));
-    database = await openPGliteCopy(await template);
-  } else {
-    database = await openPGliteDatabase();
+    return openPGliteCopy(await template);
   }
+  const database = await openPGliteDatabase();
   await migrate(database);
   return database;
 }
