@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import {
+  testDatabaseUrl,
+  testDriver,
+  uniqueSchemaName,
+  useTestDatabase,
+} from '../../test/support/database.js';
+import { buildServer } from '../build-server.js';
+import { createDeliveryWorker } from '../delivery/delivery-worker.js';
+import { createAccountStore } from '../tokens/account-store.js';
+import { migrate } from './migrate.js';
+import { openPostgresDatabase } from './postgres-database.js';
 
 describe('Database', () => {
   const database = useTestDatabase();
@@ -25,9 +35,56 @@ describe('Database', () => {
       expect(count.value).toBe(1);
     }
     await stop();
-    // The listening connection went back to the pool: queries still run.
     expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
+
+  it.runIf(testDriver === 'postgres')(
+    'listens on connections of its own: a pool of one connection still answers requests while the token cache and the delivery worker listen',
+    async () => {
+      const schema = uniqueSchemaName();
+      const small = await openPostgresDatabase({
+        connectionString: testDatabaseUrl(),
+        schema,
+        maxConnections: 1,
+      });
+      const worker = createDeliveryWorker({ database: small });
+      const app = buildServer({ database: small, logger: false });
+      try {
+        await migrate(small);
+        // The token cache listens for revocations from here on; the worker for wake-ups.
+        await app.ready();
+        worker.start();
+        const accounts = createAccountStore({ database: small });
+        const account = await accounts.createAccount({ name: 'small-pool', role: 'READONLY' });
+        const { token } = await accounts.issueToken({ accountId: account.id });
+        const response = await app.inject({
+          method: 'GET',
+          url: '/api/contacts?limit=5',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(response.statusCode).toBe(200);
+      } finally {
+        await worker.close();
+        await app.close();
+        await small.query(`DROP SCHEMA ${schema} CASCADE`);
+        await small.close();
+      }
+    },
+  );
+
+  it.runIf(testDriver === 'postgres')(
+    'refuses maxConnections that is not a whole number of at least 1, before connecting',
+    async () => {
+      for (const maxConnections of [0, -1, 1.5, Number.NaN]) {
+        await expect(
+          openPostgresDatabase({
+            connectionString: 'postgres://nowhere.invalid/x',
+            maxConnections,
+          }),
+        ).rejects.toMatchObject({ code: 'invalid_max_connections' });
+      }
+    },
+  );
 
   it.runIf(testDriver === 'postgres')(
     'tells a listener when its connection is lost, and again once it listens anew',

@@ -70,7 +70,7 @@ export interface Database extends Queryable {
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T>;
   /**
    * Calls `onNotify` for each PostgreSQL notification on `channel` (`LISTEN`), received on a
-   * connection of its own, until the returned function is called; after a lost connection it
+   * connection of its own (outside the pool that runs queries), until the returned function is called; after a lost connection it
    * reconnects, and calls `onNotify` once, for what it may have missed. On PGlite, which is one
    * process's alone, it does nothing (a process tells itself directly). Optional: a `Database`
    * without it simply gets no notifications.
@@ -196,6 +196,9 @@ export class PoolDatabase implements Database {
   readonly #pool: pg.Pool;
   readonly #onClose: () => Promise<void>;
   readonly #statements = new StatementRunner();
+  readonly #newListener: (() => pg.Client) | undefined;
+  // Listening connections not yet stopped, ended by close() if their owner never stops them.
+  readonly #listeners = new Set<pg.Client>();
   #closed = false;
 
   readonly #maxQueued: number;
@@ -206,11 +209,18 @@ export class PoolDatabase implements Database {
     onClose?: () => Promise<void>;
     /** The most queries waiting for a connection at once (see {@link MAX_QUEUED_QUERIES}). */
     maxQueuedQueries?: number;
+    /**
+     * A new, unconnected client for a listener: a `LISTEN` holds its connection for as long as
+     * it listens, so it never takes one of the pool's. Without it, {@link PoolDatabase.listen}
+     * does nothing (PGlite's single connection).
+     */
+    newListener?: () => pg.Client;
   }) {
     this.driver = options.driver;
     this.#pool = options.pool;
     this.#onClose = options.onClose ?? (async () => {});
     this.#maxQueued = options.maxQueuedQueries ?? MAX_QUEUED_QUERIES;
+    this.#newListener = options.newListener;
   }
 
   // Every connection busy and too many waiting already: refused now rather than queued forever.
@@ -264,40 +274,45 @@ export class PoolDatabase implements Database {
       throw new RangeError('A channel name is lowercase letters, digits and underscores.');
     }
     // PGlite has a single connection, which a listener would keep from everyone else.
-    if (this.driver !== 'postgres') return async () => {};
-    let client: pg.PoolClient | undefined;
+    const newListener = this.#newListener;
+    if (newListener === undefined) return async () => {};
+    let client: pg.Client | undefined;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
+    const end = (ended: pg.Client) => {
+      this.#listeners.delete(ended);
+      ended.end().catch(() => {});
+    };
     const schedule = () => {
       options.onListening?.(false);
       if (stopped || this.#closed) return;
       retry = setTimeout(() => void connect(true), 1_000);
       retry.unref?.();
     };
-    const drop = (lost: pg.PoolClient) => {
+    const drop = (lost: pg.Client) => {
       if (client !== lost) return;
       client = undefined;
-      lost.release(true);
+      end(lost);
       schedule();
     };
     const connect = async (again: boolean): Promise<void> => {
-      let connected: pg.PoolClient;
-      try {
-        connected = await this.#pool.connect();
-      } catch {
-        return schedule();
-      }
-      connected.on('notification', (message) => {
+      if (stopped || this.#closed) return;
+      const connecting = newListener();
+      this.#listeners.add(connecting);
+      // Set before connect(): a refused connection emits 'error' too.
+      connecting.on('error', () => drop(connecting));
+      connecting.on('end', () => drop(connecting));
+      connecting.on('notification', (message) => {
         if (message.channel === channel) onNotify();
       });
-      connected.on('error', () => drop(connected));
-      connected.on('end', () => drop(connected));
-      client = connected;
+      client = connecting;
       try {
-        await connected.query(`LISTEN ${channel}`);
+        await connecting.connect();
+        await connecting.query(`LISTEN ${channel}`);
       } catch {
-        return drop(connected);
+        return drop(connecting);
       }
+      if (client !== connecting) return;
       if (again) onNotify();
       options.onListening?.(true);
     };
@@ -307,19 +322,17 @@ export class PoolDatabase implements Database {
       clearTimeout(retry);
       const listening = client;
       client = undefined;
-      if (!listening) return;
-      try {
-        await listening.query(`UNLISTEN ${channel}`);
-        listening.release();
-      } catch {
-        listening.release(true);
-      }
+      if (listening) end(listening);
     };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const listener of [...this.#listeners]) {
+      this.#listeners.delete(listener);
+      listener.end().catch(() => {});
+    }
     try {
       await this.#pool.end();
     } finally {

@@ -11,7 +11,10 @@ export interface PostgresDatabaseOptions {
    * Defaults to the connection's `search_path` (usually `public`).
    */
   schema?: string;
-  /** Most connections held at once; defaults to 10. */
+  /**
+   * Most connections that run queries at once; defaults to 10. Each listener (the token cache's
+   * revocations, the delivery worker's wake-ups) holds one more of its own.
+   */
   maxConnections?: number;
   /**
    * The most queries and transactions that may wait for a free connection at once; past it they
@@ -50,9 +53,16 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
       message: 'A schema name is lowercase letters, digits and underscores.',
     });
   }
+  const maxConnections = options.maxConnections ?? 10;
+  if (!(Number.isSafeInteger(maxConnections) && maxConnections >= 1)) {
+    throw new FollowUpServerError({
+      code: 'invalid_max_connections',
+      message: 'maxConnections is a whole number of connections, at least 1.',
+    });
+  }
   const config: pg.PoolConfig = {
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
+    max: maxConnections,
     types: typeParsers,
   };
   const timeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -95,6 +105,14 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   return new PoolDatabase({
     driver: 'postgres',
     pool,
+    // A listener holds its connection for as long as it listens: one of its own, with the same
+    // settings, so that `maxConnections` stays the number of connections that run queries.
+    newListener: () =>
+      new pg.Client({
+        connectionString: options.connectionString,
+        options: config.options,
+        types: typeParsers,
+      }),
     ...(options.maxQueuedQueries === undefined
       ? {}
       : { maxQueuedQueries: options.maxQueuedQueries }),
