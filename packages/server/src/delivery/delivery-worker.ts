@@ -258,7 +258,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       [row.endpoint_id, new Date(now)],
     );
     const endpoint = rows[0];
-    if (!endpoint || endpoint.state !== 'active') return;
+    if (endpoint?.state !== 'active') return;
     const reason =
       result.status === 410
         ? 'gone'
