@@ -29,7 +29,8 @@ function perMinute(flag: string, variable: string, text: string | undefined) {
   return value === 0 ? false : { limit: value, windowSeconds: 60 };
 }
 
-function wholeNumber(flag: string, variable: string, text: string | undefined, max: number) {
+/** @internal A whole number from 1 to `max` given by `--flag` or `variable`, or a usage error naming both. */
+export function wholeNumber(flag: string, variable: string, text: string | undefined, max: number) {
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d{1,7}$/.test(text.trim()) || value < 1 || value > max) {

@@ -1013,6 +1013,53 @@ describe('followup-server', () => {
       }
     });
 
+    it('sizes the PostgreSQL pool with --database-connections or DATABASE_CONNECTIONS, and refuses one that is not a size before opening anything', async () => {
+      for (const [argv, env] of [
+        [['--database-connections', '0'], {}],
+        [['--database-connections', 'many'], {}],
+        [['--database-connections', '1001'], {}],
+        [[], { DATABASE_CONNECTIONS: '2.5' }],
+      ] as const) {
+        for (const command of [
+          ['start', '--port', '0'],
+          ['accounts', 'list'],
+        ]) {
+          const { io, err, out } = captureIo({ ...env });
+          expect(await runCli([...command, ...argv, ...storageArguments()], io)).toBe(2);
+          expect(err.join('')).toBe(
+            "followup-server: --database-connections (DATABASE_CONNECTIONS) is a whole number from 1 to 1000. Run 'followup-server --help' for usage.\n",
+          );
+          expect(out).toEqual([]);
+        }
+      }
+      // One connection for queries is enough: the listeners hold connections of their own.
+      const created = captureIo();
+      expect(
+        await runCli(
+          [
+            'accounts',
+            'create',
+            '--name',
+            'small-pool',
+            '--role',
+            'READONLY',
+            '--json',
+            '--database-connections',
+            '1',
+            ...storageArguments(),
+          ],
+          created.io,
+        ),
+      ).toBe(0);
+      const listed = captureIo({ DATABASE_CONNECTIONS: '1' });
+      expect(await runCli(['accounts', 'list', '--json', ...storageArguments()], listed.io)).toBe(
+        0,
+      );
+      expect(JSON.parse(listed.out.join(''))).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'small-pool' })]),
+      );
+    });
+
     it('refuses a retry schedule or a delivery timeout that is not one', async () => {
       const { io, err } = captureIo();
       const code = await runCli(

@@ -6,6 +6,7 @@ import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
 import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
+import { wholeNumber } from './edge-options.js';
 import { sendOperatorCommand } from './operator-channel.js';
 import {
   type OperatorCommand,
@@ -51,6 +52,25 @@ export function dataDirectoryOf(values: CliOptions, io: CliIo): string | undefin
   return resolveDataDirectory(values['data-dir'], io.env).path;
 }
 
+/** The most PostgreSQL connections that run queries. */
+const MAX_DATABASE_CONNECTIONS = 1000;
+
+/**
+ * `--database-connections` / `DATABASE_CONNECTIONS`: the PostgreSQL pool's size, or `undefined`
+ * for the default. Checked on PGlite too, so that a mistake shows before it matters.
+ */
+function databaseConnections(
+  values: CliOptions,
+  env: Record<string, string | undefined>,
+): number | undefined {
+  return wholeNumber(
+    'database-connections',
+    'DATABASE_CONNECTIONS',
+    values['database-connections'] ?? env.DATABASE_CONNECTIONS,
+    MAX_DATABASE_CONNECTIONS,
+  );
+}
+
 /**
  * Opens the command's database. `create: false` (operator commands) refuses to create an empty
  * database in the default data directory: the operator most likely meant the server's, which is
@@ -63,9 +83,13 @@ async function openDatabase(
 ): Promise<OpenedDatabase> {
   if (io.database) return { database: io.database, release: async () => {} };
   const databaseUrl = values['database-url'] ?? io.env.DATABASE_URL;
+  const maxConnections = databaseConnections(values, io.env);
   let database: Database;
   if (databaseUrl) {
-    database = await openPostgresDatabase({ connectionString: databaseUrl });
+    database = await openPostgresDatabase({
+      connectionString: databaseUrl,
+      ...(maxConnections === undefined ? {} : { maxConnections }),
+    });
   } else {
     const dataDir = resolveDataDirectory(values['data-dir'], io.env);
     if (!create && !dataDir.explicit && !holdsDatabase(dataDir.path)) {
@@ -121,6 +145,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (command === undefined) return usageError(io, 'A command is required.');
   try {
+    // Every command may open the database: a bad pool size is a usage error before any opens.
+    databaseConnections(values, io.env);
     if (command === 'start' && rest.length === 0) {
       return await startCommand(values, io, {
         open: () => openDatabase(values, io, { create: true }),

@@ -104,6 +104,9 @@ Options of every command:
                         $XDG_DATA_HOME/followup, or ~/.local/share/followup); without either,
                         an operator command that finds no database there stops, creating nothing
   --database-url URL    PostgreSQL instead of PGlite (DATABASE_URL)
+  --database-connections N
+                        PostgreSQL connections that run queries (DATABASE_CONNECTIONS,
+                        default 10, at most 1000); each instance holds two more that listen
   --json                machine-readable output
   --help                this text
 
@@ -119,6 +122,7 @@ export const optionSpec = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
+  'database-connections': { type: 'string' },
   name: { type: 'string' },
   role: { type: 'string' },
   account: { type: 'string' },
