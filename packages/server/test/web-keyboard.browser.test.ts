@@ -138,15 +138,21 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
     expect(walk.reached, `${name}: Tab order`).toEqual(walk.expected);
     expect(walk.unringed, `${name}: no focus ring`).toEqual([]);
 
-    // Past the last control Tab leaves the document and comes back to its first stop, the skip
-    // link, which moves focus into the content.
+    // Past the last control Tab leaves the document and comes back round to the skip link
+    // (the walk above showed it is the first stop), which moves focus into the content. Where
+    // Chromium resumes after leaving the document is its own affair (under load it once came
+    // back at the third control), so Tab goes on round the whole order until the skip link.
     if (walk.expected[0]?.includes('Skip to content')) {
-      let skip = '';
-      for (let press = 0; press < 3 && !skip.includes('Skip to content'); press++) {
+      const wrapped: string[] = [];
+      for (let press = 0; press < walk.expected.length + 3; press++) {
         await page.keyboard.press('Tab');
-        skip = (await page.evaluate<{ name: string }>(focusedControl)).name;
+        wrapped.push((await page.evaluate<{ name: string }>(focusedControl)).name);
+        if (wrapped.at(-1)?.includes('Skip to content')) break;
       }
-      expect(skip, name).toContain('Skip to content');
+      expect(
+        wrapped.at(-1),
+        `${name}: Tab came back to the skip link (${wrapped.join(' | ')})`,
+      ).toContain('Skip to content');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Tab');
       const focus = await page.evaluate<{ inMain: boolean; mainHasControls: boolean }>(`({
