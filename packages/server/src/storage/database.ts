@@ -70,8 +70,9 @@ export interface Database extends Queryable {
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T>;
   /**
    * Calls `onNotify` for each PostgreSQL notification on `channel` (`LISTEN`), received on a
-   * connection of its own (outside the pool that runs queries), until the returned function is called; after a lost connection it
-   * reconnects, and calls `onNotify` once, for what it may have missed. On PGlite, which is one
+   * connection of its own (outside the pool that runs queries), until the returned function is
+   * called; after a lost connection it reconnects, and calls `onNotify` once, for what it may
+   * have missed. On PGlite, which is one
    * process's alone, it does nothing (a process tells itself directly). Optional: a `Database`
    * without it simply gets no notifications.
    *
@@ -279,10 +280,6 @@ export class PoolDatabase implements Database {
     let client: pg.Client | undefined;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
-    const end = (ended: pg.Client) => {
-      this.#listeners.delete(ended);
-      ended.end().catch(() => {});
-    };
     const schedule = () => {
       options.onListening?.(false);
       if (stopped || this.#closed) return;
@@ -292,7 +289,7 @@ export class PoolDatabase implements Database {
     const drop = (lost: pg.Client) => {
       if (client !== lost) return;
       client = undefined;
-      end(lost);
+      void this.#endListener(lost);
       schedule();
     };
     const connect = async (again: boolean): Promise<void> => {
@@ -322,17 +319,20 @@ export class PoolDatabase implements Database {
       clearTimeout(retry);
       const listening = client;
       client = undefined;
-      if (listening) end(listening);
+      if (listening) await this.#endListener(listening);
     };
+  }
+
+  // Closes a listening connection (ending one that failed or ended already is harmless).
+  async #endListener(listener: pg.Client): Promise<void> {
+    this.#listeners.delete(listener);
+    await listener.end().catch(() => {});
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const listener of [...this.#listeners]) {
-      this.#listeners.delete(listener);
-      listener.end().catch(() => {});
-    }
+    await Promise.all([...this.#listeners].map((listener) => this.#endListener(listener)));
     try {
       await this.#pool.end();
     } finally {
