@@ -71,8 +71,8 @@ export interface Database extends Queryable {
   /**
    * Calls `onNotify` for each PostgreSQL notification on `channel` (`LISTEN`), received on a
    * connection of its own (outside the pool that runs queries), until the returned function is
-   * called; after a lost connection it reconnects, and calls `onNotify` once, for what it may
-   * have missed. On PGlite, which is one
+   * called, with the notification's payload; after a lost connection it reconnects, and calls
+   * `onNotify` once without one (`undefined`), for what it may have missed. On PGlite, which is one
    * process's alone, it does nothing (a process tells itself directly). Optional: a `Database`
    * without it simply gets no notifications.
    *
@@ -83,7 +83,7 @@ export interface Database extends Queryable {
    */
   listen?(
     channel: string,
-    onNotify: () => void,
+    onNotify: (payload?: string) => void,
     options?: ListenOptions,
   ): Promise<() => Promise<void>>;
   /** Closes every connection (and, for PGlite, the database and its lock). */
@@ -268,7 +268,7 @@ export class PoolDatabase implements Database {
 
   async listen(
     channel: string,
-    onNotify: () => void,
+    onNotify: (payload?: string) => void,
     options: ListenOptions = {},
   ): Promise<() => Promise<void>> {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
@@ -300,7 +300,7 @@ export class PoolDatabase implements Database {
       connecting.on('error', () => drop(connecting));
       connecting.on('end', () => drop(connecting));
       connecting.on('notification', (message) => {
-        if (message.channel === channel) onNotify();
+        if (message.channel === channel) onNotify(message.payload);
       });
       client = connecting;
       try {

@@ -315,11 +315,16 @@ export const MAX_TOKEN_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
 /**
  * @internal Announces a change to tokens or accounts that may end a token's validity (a
  * revocation, a roll, a disabled account): `token_revoked` is notified in the change's
- * transaction, so every PostgreSQL instance forgets its verified tokens at the commit. Call
+ * transaction, so every PostgreSQL instance forgets its verified tokens at the commit. The
+ * payload is `<schema>:<subject>`: the instances of another schema in the same database (another
+ * deployment, or another test file) let it pass. Call
  * {@link tokensChanged} once the transaction committed, for the caches of this process.
  */
 async function announceTokensChanged(transaction: Queryable, subject: string): Promise<void> {
-  await transaction.query('SELECT pg_notify($1, $2)', [TOKEN_REVOKED_CHANNEL, subject]);
+  await transaction.query(`SELECT pg_notify($1, current_schema() || ':' || $2)`, [
+    TOKEN_REVOKED_CHANNEL,
+    subject,
+  ]);
 }
 
 /**

@@ -27,6 +27,36 @@ function counting(database: Database): { database: Database; lookups: () => numb
   return { database: wrapped, lookups: () => lookups };
 }
 
+/**
+ * The test database posing as PostgreSQL, its `token_revoked` listener driven by hand: `notify`
+ * delivers a notification, `listening` says whether the connection is up.
+ */
+function fakePostgres(database: Database): {
+  fake: Database;
+  notify: (payload?: string) => void;
+  listening: (up: boolean) => void;
+} {
+  let onNotify: (payload?: string) => void = () => {};
+  let onListening: ListenOptions['onListening'];
+  const fake: Database = {
+    driver: 'postgres',
+    query: (sql, params) => database.query(sql, params),
+    transaction: (callback) => database.transaction(callback),
+    close: () => database.close(),
+    listen: async (channel, notify, options) => {
+      expect(channel).toBe(TOKEN_REVOKED_CHANNEL);
+      onNotify = notify;
+      onListening = options?.onListening;
+      return async () => {};
+    },
+  };
+  return {
+    fake,
+    notify: (payload) => onNotify(payload),
+    listening: (up) => onListening?.(up),
+  };
+}
+
 const account = {
   id: 'sa_1',
   name: 'a',
@@ -110,35 +140,53 @@ describe('token cache', () => {
   });
 
   it('on PostgreSQL answers nothing until it listens, nor while the listener is down', async () => {
-    let onListening: ListenOptions['onListening'];
-    let onNotify: () => void = () => {};
-    const fake: Database = {
-      ...database(),
-      driver: 'postgres',
-      listen: async (channel, notify, options) => {
-        expect(channel).toBe(TOKEN_REVOKED_CHANNEL);
-        onNotify = notify;
-        onListening = options?.onListening;
-        return async () => {};
-      },
-    };
+    const { fake, notify: onNotify, listening: onListening } = fakePostgres(database());
     const cache = createTokenCache({ database: fake, clock: manualClock() });
     await cache.ready;
     const token = { tokenId: 'tok_1', account, expiresAt: null };
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeUndefined();
-    onListening?.(true);
+    onListening(true);
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeDefined();
     onNotify();
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', token, cache.version());
-    onListening?.(false);
+    onListening(false);
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeUndefined();
-    onListening?.(true);
+    onListening(true);
     expect(cache.get('k')).toBeUndefined();
+    await cache.close();
+  });
+
+  it("forgets on a notification of its own schema's changes, not on another schema's", async () => {
+    const { fake, notify: onNotify, listening: onListening } = fakePostgres(database());
+    const { rows } = await database().query<{ schema: string }>(
+      'SELECT current_schema() AS schema',
+    );
+    const schema = rows[0]?.schema;
+    const cache = createTokenCache({ database: fake, clock: manualClock() });
+    await cache.ready;
+    onListening(true);
+    const token = { tokenId: 'tok_1', account, expiresAt: null };
+    const remembered = () => {
+      cache.set('k', token, cache.version());
+      return cache.get('k') !== undefined;
+    };
+    expect(remembered()).toBe(true);
+    // Another deployment (or test file) in another schema of the same database.
+    onNotify(`${schema}_elsewhere:tok_9`);
+    expect(cache.get('k')).toBeDefined();
+    onNotify(`${schema}:tok_9`);
+    expect(cache.get('k')).toBeUndefined();
+    // No payload (after a reconnection), or one an older release sent: forget, to be safe.
+    for (const payload of [undefined, '', 'tok_9']) {
+      expect(remembered()).toBe(true);
+      onNotify(payload);
+      expect(cache.get('k'), String(payload)).toBeUndefined();
+    }
     await cache.close();
   });
 

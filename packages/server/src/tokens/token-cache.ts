@@ -66,6 +66,17 @@ export function tokensChanged(database: Database): void {
   for (const cache of liveCaches.get(database) ?? []) cache.clear();
 }
 
+/**
+ * Whether a `token_revoked` payload (`<schema>:<subject>`, see the account store) may concern the
+ * tokens of `schema`: any payload of another form (none, after a reconnection; an older release's)
+ * counts as one that does.
+ */
+function changesThisSchema(payload: string | undefined, schema: string | null): boolean {
+  const separator = payload?.lastIndexOf(':') ?? -1;
+  if (payload === undefined || separator < 0 || schema === null) return true;
+  return payload.slice(0, separator) === schema;
+}
+
 /** Options of {@link createTokenCache}. */
 export interface TokenCacheOptions {
   /** The database whose tokens it remembers; on PostgreSQL it listens on `token_revoked`. */
@@ -130,13 +141,24 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   };
 
   let stopListening: Promise<() => Promise<void>> = Promise.resolve(async () => {});
-  if (database.driver !== 'pglite' && database.listen) {
+  const listen = database.listen?.bind(database);
+  if (database.driver !== 'pglite' && listen) {
     stopListening = database
-      .listen(TOKEN_REVOKED_CHANNEL, () => cache.clear(), {
-        onListening(listening) {
-          cache.clear();
-          serving = listening && !closed;
-        },
+      .query<{ schema: string | null }>('SELECT current_schema() AS schema')
+      .then(({ rows }) => {
+        const schema = rows[0]?.schema ?? null;
+        return listen(
+          TOKEN_REVOKED_CHANNEL,
+          (payload) => {
+            if (changesThisSchema(payload, schema)) cache.clear();
+          },
+          {
+            onListening(listening) {
+              cache.clear();
+              serving = listening && !closed;
+            },
+          },
+        );
       })
       .catch(() => async () => {});
   }
