@@ -87,6 +87,46 @@ describe('Database', () => {
   );
 
   it.runIf(testDriver === 'postgres')(
+    "with ownSchemaOnly, lets another schema's <schema>:… notifications pass and delivers the rest",
+    async () => {
+      const { rows } = await database().query<{ schema: string }>(
+        'SELECT current_schema() AS schema',
+      );
+      const schema = rows[0]?.schema;
+      const payloads: (string | undefined)[] = [];
+      let arrived: () => void = () => {};
+      const stop = await database().listen?.(
+        'followup_schema_channel',
+        (payload) => {
+          payloads.push(payload);
+          arrived();
+        },
+        { ownSchemaOnly: true },
+      );
+      // Notifications of one transaction arrive in order: the last one tells that all have.
+      const all = new Promise<void>((resolve) => {
+        arrived = () => {
+          if (payloads.at(-1) === 'last') resolve();
+        };
+      });
+      await database().transaction(async (transaction) => {
+        for (const payload of [
+          `${schema}_elsewhere:tok_1`,
+          `${schema}:tok_2`,
+          'tok_3',
+          '',
+          'last',
+        ]) {
+          await transaction.query("SELECT pg_notify('followup_schema_channel', $1)", [payload]);
+        }
+      });
+      await all;
+      expect(payloads).toEqual([`${schema}:tok_2`, 'tok_3', '', 'last']);
+      await stop?.();
+    },
+  );
+
+  it.runIf(testDriver === 'postgres')(
     'tells a listener when its connection is lost, and again once it listens anew',
     async () => {
       const states: boolean[] = [];

@@ -43,6 +43,12 @@ export interface Queryable {
 export interface ListenOptions {
   /** Told whether the listening connection is up, each time that changes. */
   onListening?: (listening: boolean) => void;
+  /**
+   * Lets pass the notifications whose payload is `<schema>:…` for another schema than the
+   * connection's own (another deployment or test in the same database); a payload of any other
+   * form is delivered.
+   */
+  ownSchemaOnly?: boolean;
 }
 
 /** Which storage driver a {@link Database} runs on. */
@@ -191,6 +197,16 @@ export const typeParsers: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * Whether a notification's payload may concern `schema`: a `<schema>:…` payload names the schema
+ * it comes from; any other (or an unknown own schema) counts as one that does.
+ */
+function ofSchema(payload: string | undefined, schema: string | undefined): boolean {
+  const separator = payload?.lastIndexOf(':') ?? -1;
+  if (payload === undefined || separator < 0 || schema === undefined) return true;
+  return payload.slice(0, separator) === schema;
+}
+
 /** @internal A {@link Database} over a `pg` pool (PostgreSQL). */
 export class PoolDatabase implements Database {
   readonly driver: DatabaseDriver;
@@ -299,12 +315,21 @@ export class PoolDatabase implements Database {
       // Set before connect(): a refused connection emits 'error' too.
       connecting.on('error', () => drop(connecting));
       connecting.on('end', () => drop(connecting));
+      let schema: string | undefined;
       connecting.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload);
+        if (message.channel !== channel) return;
+        if (options.ownSchemaOnly && !ofSchema(message.payload, schema)) return;
+        onNotify(message.payload);
       });
       client = connecting;
       try {
         await connecting.connect();
+        if (options.ownSchemaOnly) {
+          const { rows } = await connecting.query<{ schema: string | null }>(
+            'SELECT current_schema() AS schema',
+          );
+          schema = rows[0]?.schema ?? undefined;
+        }
         await connecting.query(`LISTEN ${channel}`);
       } catch {
         return drop(connecting);

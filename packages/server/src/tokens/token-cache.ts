@@ -66,17 +66,6 @@ export function tokensChanged(database: Database): void {
   for (const cache of liveCaches.get(database) ?? []) cache.clear();
 }
 
-/**
- * Whether a `token_revoked` payload (`<schema>:<subject>`, see the account store) may concern the
- * tokens of `schema`: any payload of another form (none, after a reconnection; an older release's)
- * counts as one that does.
- */
-function changesThisSchema(payload: string | undefined, schema: string | null): boolean {
-  const separator = payload?.lastIndexOf(':') ?? -1;
-  if (payload === undefined || separator < 0 || schema === null) return true;
-  return payload.slice(0, separator) === schema;
-}
-
 /** Options of {@link createTokenCache}. */
 export interface TokenCacheOptions {
   /** The database whose tokens it remembers; on PostgreSQL it listens on `token_revoked`. */
@@ -141,24 +130,15 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   };
 
   let stopListening: Promise<() => Promise<void>> = Promise.resolve(async () => {});
-  const listen = database.listen?.bind(database);
-  if (database.driver !== 'pglite' && listen) {
+  if (database.driver !== 'pglite' && database.listen) {
     stopListening = database
-      .query<{ schema: string | null }>('SELECT current_schema() AS schema')
-      .then(({ rows }) => {
-        const schema = rows[0]?.schema ?? null;
-        return listen(
-          TOKEN_REVOKED_CHANNEL,
-          (payload) => {
-            if (changesThisSchema(payload, schema)) cache.clear();
-          },
-          {
-            onListening(listening) {
-              cache.clear();
-              serving = listening && !closed;
-            },
-          },
-        );
+      .listen(TOKEN_REVOKED_CHANNEL, () => cache.clear(), {
+        // The account store's payload is `<schema>:<id>`: another schema's tokens are not ours.
+        ownSchemaOnly: true,
+        onListening(listening) {
+          cache.clear();
+          serving = listening && !closed;
+        },
       })
       .catch(() => async () => {});
   }
