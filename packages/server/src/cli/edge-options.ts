@@ -29,7 +29,10 @@ function perMinute(flag: string, variable: string, text: string | undefined) {
   return value === 0 ? false : { limit: value, windowSeconds: 60 };
 }
 
-/** @internal A whole number from 1 to `max` given by `--flag` or `variable`, or a usage error naming both. */
+/**
+ * @internal A whole number from 1 to `max` given by `--flag` or `variable`, or a usage error
+ * naming both.
+ */
 export function wholeNumber(flag: string, variable: string, text: string | undefined, max: number) {
   if (text === undefined) return undefined;
   const value = Number(text);

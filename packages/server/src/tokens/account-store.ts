@@ -317,8 +317,8 @@ export const MAX_TOKEN_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
  * revocation, a roll, a disabled account): `token_revoked` is notified in the change's
  * transaction, so every PostgreSQL instance forgets its verified tokens at the commit. The
  * payload is `<schema>:<subject>`: the instances of another schema in the same database (another
- * deployment, or another test file) let it pass. Call
- * {@link tokensChanged} once the transaction committed, for the caches of this process.
+ * deployment, or another test file) let it pass. Call {@link tokensChanged} once the transaction
+ * committed, for the caches of this process.
  */
 async function announceTokensChanged(transaction: Queryable, subject: string): Promise<void> {
   await transaction.query(`SELECT pg_notify($1, current_schema() || ':' || $2)`, [

@@ -27,38 +27,6 @@ function counting(database: Database): { database: Database; lookups: () => numb
   return { database: wrapped, lookups: () => lookups };
 }
 
-/**
- * The test database posing as PostgreSQL, its `token_revoked` listener driven by hand: `notify`
- * delivers a notification, `listening` says whether the connection is up.
- */
-function fakePostgres(database: Database): {
-  fake: Database;
-  notify: (payload?: string) => void;
-  listening: (up: boolean) => void;
-} {
-  let onNotify: (payload?: string) => void = () => {};
-  let onListening: ListenOptions['onListening'];
-  const fake: Database = {
-    driver: 'postgres',
-    query: (sql, params) => database.query(sql, params),
-    transaction: (callback) => database.transaction(callback),
-    close: () => database.close(),
-    listen: async (channel, notify, options) => {
-      expect(channel).toBe(TOKEN_REVOKED_CHANNEL);
-      // Only its own schema's revocations (the account store names the schema in the payload).
-      expect(options?.ownSchemaOnly).toBe(true);
-      onNotify = notify;
-      onListening = options?.onListening;
-      return async () => {};
-    },
-  };
-  return {
-    fake,
-    notify: (payload) => onNotify(payload),
-    listening: (up) => onListening?.(up),
-  };
-}
-
 const account = {
   id: 'sa_1',
   name: 'a',
@@ -142,23 +110,36 @@ describe('token cache', () => {
   });
 
   it('on PostgreSQL answers nothing until it listens, nor while the listener is down', async () => {
-    const { fake, notify: onNotify, listening: onListening } = fakePostgres(database());
+    let onListening: ListenOptions['onListening'];
+    let onNotify: () => void = () => {};
+    const fake: Database = {
+      ...database(),
+      driver: 'postgres',
+      listen: async (channel, notify, options) => {
+        expect(channel).toBe(TOKEN_REVOKED_CHANNEL);
+        // Only its own schema's revocations (the account store names the schema in the payload).
+        expect(options?.ownSchemaOnly).toBe(true);
+        onNotify = notify;
+        onListening = options?.onListening;
+        return async () => {};
+      },
+    };
     const cache = createTokenCache({ database: fake, clock: manualClock() });
     await cache.ready;
     const token = { tokenId: 'tok_1', account, expiresAt: null };
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeUndefined();
-    onListening(true);
+    onListening?.(true);
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeDefined();
     onNotify();
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', token, cache.version());
-    onListening(false);
+    onListening?.(false);
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', token, cache.version());
     expect(cache.get('k')).toBeUndefined();
-    onListening(true);
+    onListening?.(true);
     expect(cache.get('k')).toBeUndefined();
     await cache.close();
   });
