@@ -12,14 +12,18 @@
 //   - the first page, the page at offset 90,000 and the cursor page at the same place: the cost of
 //     each against the first page;
 //   - from `followup-server start` on the existing data to GET /healthz 200.
+// Every measurement also reads the CPU time of the load generator (this process, autocannon) and,
+// on PostgreSQL on this machine, of the database cluster (the postmaster and all its children,
+// so give the benchmark a cluster nothing else uses): the whole cost of a request on the cores
+// that it shares, from which the second table works out the highest ratio the machine allows.
 // The machine may be shared: only ratios within one run mean something. Writes bench/results.md
 // and bench/results.json. BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
 // (the server process writes a CPU profile into bench/profiles/).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -100,7 +104,47 @@ function cpuMicros(pid) {
   }
 }
 
-async function measure(base, requests, pid) {
+/**
+ * The CPU time each process of a PostgreSQL cluster has used so far (the postmaster and its
+ * children: backends, WAL writer, checkpointer…), by pid, in microseconds.
+ */
+function clusterCpuMicros(postmasterPid) {
+  const byPid = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields;
+    try {
+      fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (entry !== String(postmasterPid) && fields[1] !== String(postmasterPid)) continue;
+    byPid.set(entry, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS);
+  }
+  return byPid;
+}
+
+/**
+ * The postmaster's pid of the cluster behind a PostgreSQL URL, when that cluster runs on this
+ * machine and /proc shows it (the parent of the backend that answers us); else undefined.
+ */
+async function postmasterOf(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+    const stat = readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(stat[1]);
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(base, requests, pid, postmasterPid) {
+  const clusterBefore = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const loadBefore = process.cpuUsage();
   const cpuBefore = cpuMicros(pid);
   const result = await autocannon({
     url: base,
@@ -109,16 +153,45 @@ async function measure(base, requests, pid) {
     requests,
   });
   const cpuAfter = cpuMicros(pid);
+  const load = process.cpuUsage(loadBefore);
+  const clusterAfter = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);
+  const total = result.requests.total;
+  // A backend that started during the measurement counts from zero; one that ended is lost
+  // (the server's pool keeps its connections while it is busy).
+  let clusterMicros = 0;
+  for (const [clusterPid, after] of clusterAfter ?? []) {
+    clusterMicros += after - (clusterBefore.get(clusterPid) ?? 0);
+  }
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
     cpuMicrosPerRequest:
-      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      cpuBefore === undefined || cpuAfter === undefined || total === 0
         ? null
-        : (cpuAfter - cpuBefore) / result.requests.total,
+        : (cpuAfter - cpuBefore) / total,
+    loadCpuMicrosPerRequest: total === 0 ? null : (load.user + load.system) / total,
+    databaseCpuMicrosPerRequest:
+      clusterAfter === undefined || total === 0 ? null : clusterMicros / total,
+    seconds: result.duration,
   };
+}
+
+/** The median, or null when any value is missing. */
+function medianOrNull(values) {
+  return values.some((value) => value == null) ? null : median(values);
+}
+
+/**
+ * A side's whole CPU time per request: its process, the database cluster's processes and the
+ * load generator; and the share of the machine's cores that this kept busy.
+ */
+function wholeCost(side) {
+  const parts = [side.cpuMicrosPerRequest, side.loadCpuMicrosPerRequest];
+  if (parts.some((part) => part == null)) return undefined;
+  const micros = parts[0] + parts[1] + (side.databaseCpuMicrosPerRequest ?? 0);
+  return { micros, coresBusy: (micros * side.requestsPerSecond) / 1_000_000 };
 }
 
 async function benchDriver(driver) {
@@ -136,6 +209,7 @@ async function benchDriver(driver) {
     driver.target,
   ]);
   const base = await server.firstLine;
+  const postmasterPid = driver.postgresUrl ? await postmasterOf(driver.postgresUrl) : undefined;
   const read = (token) => ({ authorization: `Bearer ${token}` });
   const get = async (path, token = tokens.READONLY[0]) => {
     const response = await fetch(`${base}${path}`, { headers: read(token) });
@@ -175,7 +249,7 @@ async function benchDriver(driver) {
   const comparators = {
     bare: { base: bareBase, pid: bare.process.pid },
     fastify: { base: fastifyBase, pid: fastify.process.pid },
-    server: { base, pid: server.process.pid },
+    server: { base, pid: server.process.pid, postmasterPid },
   };
 
   const reads = (path) =>
@@ -227,6 +301,7 @@ async function benchDriver(driver) {
           comparators[side].base,
           scenario.requests,
           comparators[side].pid,
+          comparators[side].postmasterPid,
         );
         samples[scenario.key][side].push(result);
       }
@@ -248,6 +323,10 @@ async function benchDriver(driver) {
           cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null)
             ? null
             : median(results.map((r) => r.cpuMicrosPerRequest)),
+          loadCpuMicrosPerRequest: medianOrNull(results.map((r) => r.loadCpuMicrosPerRequest)),
+          databaseCpuMicrosPerRequest: medianOrNull(
+            results.map((r) => r.databaseCpuMicrosPerRequest),
+          ),
           rounds: results,
         };
   const rows = Object.fromEntries(
@@ -307,6 +386,7 @@ function drivers() {
       name: 'postgres',
       target: benchUrl.href,
       startArguments: ['--database-url', benchUrl.href],
+      postgresUrl: benchUrl.href,
       open: async () => {
         await admin(`CREATE DATABASE ${name}`);
         return openPostgresDatabase({ connectionString: benchUrl.href });
@@ -356,6 +436,26 @@ for (const result of results) {
   table.push(
     `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
   );
+}
+const cores = availableParallelism();
+table.push(
+  '',
+  `The whole CPU time of a request, in µs: the process answering it, the database cluster's processes (PostgreSQL on this machine; PGlite runs in the server's process) and the load generator (autocannon, in the benchmark's process), medians of the rounds. "Cores busy": that CPU time times the requests answered per second, of the ${cores} cores. "CPU ceiling": the bare server's whole CPU time per request over the server's, the ratio the server would reach if both ran every core flat out; a ratio below its ceiling with cores left idle waited on something other than the CPU (on PostgreSQL creates, the WAL flush of each commit).`,
+  '',
+  '| Driver | Measure | Server | Database | autocannon | Whole | Cores busy | Bare (+ autocannon) | Bare cores busy | CPU ceiling | Ratio measured |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+);
+const micros = (value) => (value == null ? '' : `${Math.round(value)}`);
+for (const result of results) {
+  for (const key of ['list', 'create']) {
+    const row = result.rows[key];
+    const server = wholeCost(row.server);
+    const bare = wholeCost(row.bare);
+    if (!server || !bare) continue;
+    table.push(
+      `| ${result.driver} | ${key === 'list' ? 'GET list' : 'POST create'} | ${micros(row.server.cpuMicrosPerRequest)} | ${result.driver === 'pglite' ? '(in the server)' : micros(row.server.databaseCpuMicrosPerRequest)} | ${micros(row.server.loadCpuMicrosPerRequest)} | ${micros(server.micros)} | ${server.coresBusy.toFixed(2)} | ${micros(bare.micros)} | ${bare.coresBusy.toFixed(2)} | ${(bare.micros / server.micros).toFixed(3)}x | ${row.ratio.toFixed(3)}x |`,
+    );
+  }
 }
 // What follows the marker in results.md (the profile and what the figures show) is kept.
 const marker = '<!-- analysis: kept by the benchmark -->';
