@@ -178,6 +178,43 @@ async function measure(base, requests, pid, postmasterPid) {
   };
 }
 
+/**
+ * The list page's or the create's SQL through the storage layer from CONNECTIONS callers, in a
+ * process of its own with no HTTP (database-alone.mjs): operations per second, that process's
+ * CPU time per operation and, on PostgreSQL on this machine, the cluster's.
+ */
+async function databaseAlone(target, key, postmasterPid) {
+  const running = spawn(
+    process.execPath,
+    [here('./database-alone.mjs'), target, key, String(SECONDS), String(CONNECTIONS)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: running.stdout })[Symbol.asyncIterator]();
+  const ready = await lines.next();
+  if (ready.value !== 'ready') throw new Error(`database-alone.mjs: ${ready.value}`);
+  const clusterBefore = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const cpuBefore = cpuMicros(running.pid);
+  running.stdin.write('go\n');
+  const { operations, seconds } = JSON.parse((await lines.next()).value);
+  const cpuAfter = cpuMicros(running.pid);
+  const clusterAfter = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const exited = once(running, 'exit');
+  running.stdin.end();
+  await exited;
+  let clusterMicros = 0;
+  for (const [clusterPid, after] of clusterAfter ?? []) {
+    clusterMicros += after - (clusterBefore.get(clusterPid) ?? 0);
+  }
+  return {
+    operationsPerSecond: operations / seconds,
+    cpuMicrosPerOperation:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? null
+        : (cpuAfter - cpuBefore) / operations,
+    databaseCpuMicrosPerOperation: clusterAfter === undefined ? null : clusterMicros / operations,
+  };
+}
+
 /** The median, or null when any value is missing. */
 function medianOrNull(values) {
   return values.some((value) => value == null) ? null : median(values);
@@ -312,6 +349,13 @@ async function benchDriver(driver) {
   await stop(bare.process);
   await stop(fastify.process);
   rmSync(answersFile, { force: true });
+  const alone = { list: [], create: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const key of ['list', 'create']) {
+      alone[key].push(await databaseAlone(driver.target, key, postmasterPid));
+    }
+  }
+  console.log(`${driver.name}: the database alone done`);
   await driver.cleanup();
 
   const summary = (results) =>
@@ -354,6 +398,16 @@ async function benchDriver(driver) {
     const cpuPerRequest = rows[key].server.cpuMicrosPerRequest;
     rows[key].cpuCostVsFirst =
       firstCpu == null || cpuPerRequest == null ? null : cpuPerRequest / firstCpu;
+  }
+  for (const key of ['list', 'create']) {
+    rows[key].alone = {
+      operationsPerSecond: median(alone[key].map((r) => r.operationsPerSecond)),
+      cpuMicrosPerOperation: medianOrNull(alone[key].map((r) => r.cpuMicrosPerOperation)),
+      databaseCpuMicrosPerOperation: medianOrNull(
+        alone[key].map((r) => r.databaseCpuMicrosPerOperation),
+      ),
+      rounds: alone[key],
+    };
   }
   return { driver: driver.name, startToReady: start, rows };
 }
@@ -454,6 +508,31 @@ for (const result of results) {
     if (!server || !bare) continue;
     table.push(
       `| ${result.driver} | ${key === 'list' ? 'GET list' : 'POST create'} | ${micros(row.server.cpuMicrosPerRequest)} | ${result.driver === 'pglite' ? '(in the server)' : micros(row.server.databaseCpuMicrosPerRequest)} | ${micros(row.server.loadCpuMicrosPerRequest)} | ${micros(server.micros)} | ${server.coresBusy.toFixed(2)} | ${micros(bare.micros)} | ${bare.coresBusy.toFixed(2)} | ${(bare.micros / server.micros).toFixed(3)}x | ${row.ratio.toFixed(3)}x |`,
+    );
+  }
+}
+table.push(
+  '',
+  `The floor: the same SQL through the server's storage layer from ${CONNECTIONS} callers in a process with no HTTP (\`database-alone.mjs\`), its CPU time per operation and the database cluster's, plus what Fastify alone and autocannon spend per request above: what any Node server answering this request from this database spends. "Every core": the ratio to the bare server if that CPU time filled all ${cores} cores. "One thread": the ratio if the server's thread (the engine too, on PGlite; the driver, on PostgreSQL) filled one core, the limit of one server process.`,
+  '',
+  '| Driver | Measure | Alone: operations/s | Alone: process | Alone: database | + Fastify alone + autocannon | Floor | Every core | One thread | Goal |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+);
+for (const result of results) {
+  for (const key of ['list', 'create']) {
+    const row = result.rows[key];
+    const { alone } = row;
+    if (alone.cpuMicrosPerOperation == null || row.fastify.loadCpuMicrosPerRequest == null) {
+      continue;
+    }
+    const http = row.fastify.cpuMicrosPerRequest + row.fastify.loadCpuMicrosPerRequest;
+    const floor = alone.cpuMicrosPerOperation + (alone.databaseCpuMicrosPerOperation ?? 0) + http;
+    const bareRate = row.bare.requestsPerSecond;
+    const everyCore = (cores * 1_000_000) / floor / bareRate;
+    const oneThread =
+      1_000_000 / (alone.cpuMicrosPerOperation + row.fastify.cpuMicrosPerRequest) / bareRate;
+    table.push(
+      `| ${result.driver} | ${key === 'list' ? 'GET list' : 'POST create'} | ${rps(alone.operationsPerSecond)} | ${micros(alone.cpuMicrosPerOperation)} | ${result.driver === 'pglite' ? '(in the process)' : micros(alone.databaseCpuMicrosPerOperation)} | ${micros(http)} | ${micros(floor)} | ${everyCore.toFixed(3)}x | ${oneThread.toFixed(3)}x | ${key === 'list' ? '0.15x' : '0.05x'} |`,
     );
   }
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The database alone, for the benchmark's floor: the SQL that the server runs for a list page or
+// a create, through the server's own storage layer (named statements; on PGlite the engine in
+// this process and our row decoder, on PostgreSQL the `pg` driver), from CONCURRENCY callers at
+// once, with no HTTP, no authentication and no JSON. What this process and the database spend
+// per statement here is spent by any server that answers the same request from the same
+// database, before its first byte of HTTP.
+//
+// usage: database-alone.mjs <data directory | postgres URL> <list | create> <seconds> <concurrency>
+// Prints "ready" once the database is open and warm, waits for a line on standard input, runs,
+// prints `{"operations":N,"seconds":S}`, then waits for standard input to end (so that the
+// benchmark can read this process's CPU time before it exits).
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
+
+const [target, scenario, seconds, concurrency] = process.argv.slice(2);
+const database = target.startsWith('postgres')
+  ? await openPostgresDatabase({ connectionString: target })
+  : await openPGliteDatabase({ dataDir: target });
+
+// The statements as the server sends them (bench/results.md shows how they were read: the
+// statement log of a PostgreSQL server while it answered one request of each kind).
+const LIST =
+  'SELECT id, first_name, last_name, lifecycle, email, phone, created_at, updated_at, created_at::text AS cursor_at FROM contacts ORDER BY created_at, id LIMIT $1 OFFSET $2';
+const INSERT =
+  'INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, first_name, last_name, lifecycle, email, phone, created_at, updated_at';
+const RECORD = `WITH audit_entry AS (
+       INSERT INTO audit_entries
+         (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)), outbox_event AS (
+       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
+       VALUES ($9, $10, $11, $12, $13) RETURNING id) SELECT pg_notify($14, '') FROM outbox_event`;
+
+let sequence = 0;
+const run = randomBytes(4).toString('hex');
+const id = (prefix) => `${prefix}_bench${run}${String(sequence++).padStart(12, '0')}`;
+
+async function once() {
+  if (scenario === 'list') {
+    await database.query(LIST, [51, 100]);
+    return;
+  }
+  const now = new Date();
+  const contactId = id('con');
+  await database.transaction(async (transaction) => {
+    await transaction.query(INSERT, [contactId, 'Bench', 'Create', 'LEAD', null, null, now, now]);
+    await transaction.query(RECORD, [
+      id('aud'),
+      now,
+      'contact.created',
+      'service_account',
+      'sa_bench',
+      'contact',
+      contactId,
+      '{"fields":["firstName","lastName","lifecycle"]}',
+      id('evt'),
+      'contact.created',
+      JSON.stringify({
+        id: contactId,
+        firstName: 'Bench',
+        lastName: 'Create',
+        lifecycle: 'LEAD',
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      }),
+      null,
+      now,
+      'followup_outbox',
+    ]);
+  });
+}
+
+async function loop(until) {
+  let count = 0;
+  while (performance.now() < until) {
+    await once();
+    count++;
+  }
+  return count;
+}
+
+// Warm: every connection of the pool prepares its statements.
+const warm = performance.now() + 1000;
+await Promise.all(Array.from({ length: Number(concurrency) }, () => loop(warm)));
+const input = createInterface({ input: process.stdin });
+const lines = input[Symbol.asyncIterator]();
+process.stdout.write('ready\n');
+await lines.next();
+const started = performance.now();
+const until = started + Number(seconds) * 1000;
+const counts = await Promise.all(Array.from({ length: Number(concurrency) }, () => loop(until)));
+const elapsed = (performance.now() - started) / 1000;
+process.stdout.write(
+  `${JSON.stringify({ operations: counts.reduce((a, b) => a + b, 0), seconds: elapsed })}\n`,
+);
+await lines.next();
+await database.close();
