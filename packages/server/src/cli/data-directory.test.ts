@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
 
 describe('resolveDataDirectory', () => {
@@ -42,6 +42,7 @@ describe('resolveDataDirectory', () => {
 describe('holdsDatabase', () => {
   it('tells a database directory from an empty or missing one', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'followup-data-dir-'));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     expect(holdsDatabase(join(scratch, 'missing'))).toBe(false);
     mkdirSync(join(scratch, 'empty'));
     expect(holdsDatabase(join(scratch, 'empty'))).toBe(false);
