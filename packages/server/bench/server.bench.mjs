@@ -18,7 +18,8 @@
 // that it shares, from which the second table works out the highest ratio the machine allows.
 // The machine may be shared: only ratios within one run mean something. Writes bench/results.md
 // and bench/results.json. BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
-// (the server process writes a CPU profile into bench/profiles/).
+// (the server process writes a CPU profile into bench/profiles/), BENCH_RENDER=1 (measures
+// nothing: results.md again from results.json).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -459,21 +460,34 @@ function drivers() {
   return list;
 }
 
-const results = [];
-for (const driver of drivers()) results.push(await benchDriver(driver));
-
-const machine = machineDescription();
-writeFileSync(
-  here('./results.json'),
-  `${JSON.stringify({ machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, tokens: TOKENS, contacts: CONTACTS, results }, null, 2)}\n`,
-);
+// BENCH_RENDER=1 measures nothing: it writes results.md again from results.json (after a change
+// to the tables' layout or arithmetic).
+let run;
+if (process.env.BENCH_RENDER) {
+  run = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
+} else {
+  const measured = [];
+  for (const driver of drivers()) measured.push(await benchDriver(driver));
+  run = {
+    machine: machineDescription(),
+    cores: availableParallelism(),
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    connections: CONNECTIONS,
+    tokens: TOKENS,
+    contacts: CONTACTS,
+    results: measured,
+  };
+  writeFileSync(here('./results.json'), `${JSON.stringify(run, null, 2)}\n`);
+}
+const { machine, results } = run;
 const ms = (value) => `${Math.round(value)} ms`;
 const rps = (value) => String(Math.round(value));
 const cpu = (side) =>
   side?.cpuMicrosPerRequest == null ? '' : `${Math.round(side.cpuMicrosPerRequest)} µs`;
 const table = [
   `Machine: ${machine} (shared with other work: compare ratios within the run, not absolute figures).`,
-  `autocannon, ${CONNECTIONS} connections, ${TOKENS} tokens rotating, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds; ${CONTACTS.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches). CPU/req: the process's CPU time (user + system) over the requests it answered.`,
+  `autocannon, ${run.connections} connections, ${run.tokens} tokens rotating, ${run.seconds} s per measurement, median of ${run.rounds} alternating rounds; ${run.contacts.toLocaleString('en')} contacts; the server logs at info and rate-limits (with a limit the run never reaches). CPU/req: the process's CPU time (user + system) over the requests it answered.`,
   '',
   '| Driver | Measure | Server req/s | Server p99 | Server CPU/req | Bare req/s | Bare CPU/req | Fastify alone req/s | Fastify alone CPU/req | Ratio |',
   '|---|---|---|---|---|---|---|---|---|---|',
@@ -499,7 +513,7 @@ for (const result of results) {
     `| ${result.driver} | \`followup-server start\` on existing data to GET /healthz 200 | | | | | | | | ${ms(result.startToReady.medianMs)} (median of ${START_RUNS}) |`,
   );
 }
-const cores = availableParallelism();
+const cores = run.cores ?? availableParallelism();
 table.push(
   '',
   `The whole CPU time of a request, in µs: the process answering it, the database cluster's processes (PostgreSQL on this machine; PGlite runs in the server's process) and the load generator (autocannon, in the benchmark's process), medians of the rounds. "Cores busy": that CPU time times the requests answered per second, of the ${cores} cores. "CPU ceiling": the bare server's whole CPU time per request over the server's, the ratio the server would reach if both ran every core flat out; a ratio below its ceiling with cores left idle waited on something other than the CPU (on PostgreSQL creates, the WAL flush of each commit).`,
@@ -521,7 +535,7 @@ for (const result of results) {
 }
 table.push(
   '',
-  `The floor: the same SQL through the server's storage layer from ${CONNECTIONS} callers in a process with no HTTP (\`database-alone.mjs\`), its CPU time per operation and the database cluster's, plus what Fastify alone and autocannon spend per request above: what any Node server answering this request from this database spends. "Every core": the ratio to the bare server if that CPU time filled all ${cores} cores. "One thread": the ratio if the server's thread (the engine too, on PGlite; the driver, on PostgreSQL) filled one core, the limit of one server process.`,
+  `The floor: the same SQL through the server's storage layer from ${run.connections} callers in a process with no HTTP (\`database-alone.mjs\`), its CPU time per operation and the database cluster's, plus what Fastify alone and autocannon spend per request above: what any Node server answering this request from this database spends. The ratios are of CPU time, steadier than the bare server's requests per second: "Every core", the bare server's whole CPU time per request (with autocannon's) over the floor's, what a server costing no more than the floor would reach with the load spread over all ${cores} cores; "One thread", the same when the floor's process part (on PGlite the engine too, which cannot leave the server's process) and Fastify's must fit on one core while the bare server has them all: the limit of one server process.`,
   '',
   '| Driver | Measure | Alone: operations/s | Alone: process | Alone: database | + Fastify alone + autocannon | Floor | Every core | One thread | Goal |',
   '|---|---|---|---|---|---|---|---|---|---|',
@@ -533,12 +547,13 @@ for (const result of results) {
     if (alone.cpuMicrosPerOperation == null || row.fastify.loadCpuMicrosPerRequest == null) {
       continue;
     }
+    const bare = wholeCost(row.bare);
+    if (!bare) continue;
     const http = row.fastify.cpuMicrosPerRequest + row.fastify.loadCpuMicrosPerRequest;
     const floor = alone.cpuMicrosPerOperation + (alone.databaseCpuMicrosPerOperation ?? 0) + http;
-    const bareRate = row.bare.requestsPerSecond;
-    const everyCore = (cores * 1_000_000) / floor / bareRate;
+    const everyCore = bare.micros / floor;
     const oneThread =
-      1_000_000 / (alone.cpuMicrosPerOperation + row.fastify.cpuMicrosPerRequest) / bareRate;
+      bare.micros / (cores * (alone.cpuMicrosPerOperation + row.fastify.cpuMicrosPerRequest));
     table.push(
       `| ${result.driver} | ${key === 'list' ? 'GET list' : 'POST create'} | ${rps(alone.operationsPerSecond)} | ${micros(alone.cpuMicrosPerOperation)} | ${result.driver === 'pglite' ? '(in the process)' : micros(alone.databaseCpuMicrosPerOperation)} | ${micros(http)} | ${micros(floor)} | ${everyCore.toFixed(3)}x | ${oneThread.toFixed(3)}x | ${key === 'list' ? '0.15x' : '0.05x'} |`,
     );
