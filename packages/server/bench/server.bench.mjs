@@ -97,9 +97,21 @@ async function startToReady(storageArguments) {
  * than requests per second on a shared machine: it does not count the time others had the CPU.
  */
 function cpuMicros(pid) {
+  return processStat(pid)?.cpuMicros;
+}
+
+/**
+ * A process's parent pid and CPU time so far in microseconds (user + system), from
+ * /proc/PID/stat; undefined where there is no such process or no /proc.
+ */
+function processStat(pid) {
   try {
+    // The fields after the command name, which ends with ') ': state, ppid, …, utime, stime.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+    return {
+      parent: Number(fields[1]),
+      cpuMicros: ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS,
+    };
   } catch {
     return undefined;
   }
@@ -113,16 +125,30 @@ function clusterCpuMicros(postmasterPid) {
   const byPid = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let fields;
-    try {
-      fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-    } catch {
-      continue; // ended meanwhile
+    const stat = processStat(entry); // undefined: ended meanwhile
+    if (stat && (Number(entry) === postmasterPid || stat.parent === postmasterPid)) {
+      byPid.set(entry, stat.cpuMicros);
     }
-    if (entry !== String(postmasterPid) && fields[1] !== String(postmasterPid)) continue;
-    byPid.set(entry, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS);
   }
   return byPid;
+}
+
+/**
+ * Starts counting the CPU time of a cluster's processes: the returned function tells how much
+ * they used since, in microseconds (undefined without a cluster). A backend that started in
+ * between counts from zero; one that ended is lost (the server's pool keeps its connections
+ * while it is busy).
+ */
+function clusterCpuCounter(postmasterPid) {
+  if (postmasterPid === undefined) return () => undefined;
+  const before = clusterCpuMicros(postmasterPid);
+  return () => {
+    let micros = 0;
+    for (const [pid, after] of clusterCpuMicros(postmasterPid)) {
+      micros += after - (before.get(pid) ?? 0);
+    }
+    return micros;
+  };
 }
 
 /**
@@ -134,8 +160,7 @@ async function postmasterOf(url) {
   await client.connect();
   try {
     const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
-    const stat = readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(stat[1]);
+    return processStat(rows[0].pid)?.parent;
   } catch {
     return undefined;
   } finally {
@@ -144,7 +169,7 @@ async function postmasterOf(url) {
 }
 
 async function measure(base, requests, pid, postmasterPid) {
-  const clusterBefore = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const clusterCpu = clusterCpuCounter(postmasterPid);
   const loadBefore = process.cpuUsage();
   const cpuBefore = cpuMicros(pid);
   const result = await autocannon({
@@ -155,16 +180,10 @@ async function measure(base, requests, pid, postmasterPid) {
   });
   const cpuAfter = cpuMicros(pid);
   const load = process.cpuUsage(loadBefore);
-  const clusterAfter = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const clusterMicros = clusterCpu();
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);
   const total = result.requests.total;
-  // A backend that started during the measurement counts from zero; one that ended is lost
-  // (the server's pool keeps its connections while it is busy).
-  let clusterMicros = 0;
-  for (const [clusterPid, after] of clusterAfter ?? []) {
-    clusterMicros += after - (clusterBefore.get(clusterPid) ?? 0);
-  }
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
@@ -174,8 +193,7 @@ async function measure(base, requests, pid, postmasterPid) {
         : (cpuAfter - cpuBefore) / total,
     loadCpuMicrosPerRequest: total === 0 ? null : (load.user + load.system) / total,
     databaseCpuMicrosPerRequest:
-      clusterAfter === undefined || total === 0 ? null : clusterMicros / total,
-    seconds: result.duration,
+      clusterMicros === undefined || total === 0 ? null : clusterMicros / total,
   };
 }
 
@@ -193,26 +211,22 @@ async function databaseAlone(target, key, postmasterPid) {
   const lines = createInterface({ input: running.stdout })[Symbol.asyncIterator]();
   const ready = await lines.next();
   if (ready.value !== 'ready') throw new Error(`database-alone.mjs: ${ready.value}`);
-  const clusterBefore = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const clusterCpu = clusterCpuCounter(postmasterPid);
   const cpuBefore = cpuMicros(running.pid);
   running.stdin.write('go\n');
   const { operations, seconds } = JSON.parse((await lines.next()).value);
   const cpuAfter = cpuMicros(running.pid);
-  const clusterAfter = postmasterPid === undefined ? undefined : clusterCpuMicros(postmasterPid);
+  const clusterMicros = clusterCpu();
   const exited = once(running, 'exit');
   running.stdin.end();
   await exited;
-  let clusterMicros = 0;
-  for (const [clusterPid, after] of clusterAfter ?? []) {
-    clusterMicros += after - (clusterBefore.get(clusterPid) ?? 0);
-  }
   return {
     operationsPerSecond: operations / seconds,
     cpuMicrosPerOperation:
       cpuBefore === undefined || cpuAfter === undefined
         ? null
         : (cpuAfter - cpuBefore) / operations,
-    databaseCpuMicrosPerOperation: clusterAfter === undefined ? null : clusterMicros / operations,
+    databaseCpuMicrosPerOperation: clusterMicros === undefined ? null : clusterMicros / operations,
   };
 }
 
@@ -365,9 +379,7 @@ async function benchDriver(driver) {
       : {
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
           p99Ms: median(results.map((r) => r.p99Ms)),
-          cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null)
-            ? null
-            : median(results.map((r) => r.cpuMicrosPerRequest)),
+          cpuMicrosPerRequest: medianOrNull(results.map((r) => r.cpuMicrosPerRequest)),
           loadCpuMicrosPerRequest: medianOrNull(results.map((r) => r.loadCpuMicrosPerRequest)),
           databaseCpuMicrosPerRequest: medianOrNull(
             results.map((r) => r.databaseCpuMicrosPerRequest),
