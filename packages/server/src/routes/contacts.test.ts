@@ -106,6 +106,25 @@ describe('POST /api/contacts', () => {
     expect(JSON.stringify(entries)).not.toContain('Lovelace');
   });
 
+  it('writes the contact, its audit entry and its event in one transaction, the event equal to the answer', async () => {
+    const { token } = await server().tokenFor('AGENT');
+    // A time with a fraction of a second, besides the whole second of the other tests.
+    server().clock.advance(1_234);
+    const response = await call(token, 'POST', '/api/contacts', { ...ada, phone: '+44 1' });
+    expect(response.statusCode).toBe(201);
+    const contact = response.json();
+    expect(contact.createdAt).toBe('2026-03-01T09:00:01.234Z');
+    const [row] = await rows(`SELECT change_xid::text AS xid FROM contacts`);
+    const entries = await rows(
+      `SELECT xid::text AS xid FROM audit_entries WHERE action = 'contact.created'`,
+    );
+    expect(entries).toEqual([{ xid: row?.xid }]);
+    expect(row?.xid).toMatch(/^\d+$/);
+    expect(await rows('SELECT event, data FROM outbox_events')).toEqual([
+      { event: 'contact.created', data: contact },
+    ]);
+  });
+
   it('leaves neither the contact nor the event when the transaction fails, and releases the key', async () => {
     const { token } = await server().tokenFor('AGENT');
     const database = server().database;

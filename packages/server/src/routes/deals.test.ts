@@ -44,6 +44,12 @@ describe('deals', () => {
     });
     expect(dealSchema.parse(deal)).toEqual(deal);
     expect((await call(token, 'GET', `/api/deals/${deal.id}`)).json()).toEqual(deal);
+    // Its deal.created event carries what the answer says.
+    const database = server().database;
+    const { rows: events } = await database.query(
+      `SELECT data FROM outbox_events WHERE event = 'deal.created'`,
+    );
+    expect(events).toEqual([{ data: deal }]);
 
     const list = await call(token, 'GET', '/api/deals');
     expect(list.headers.link).toBeUndefined();
