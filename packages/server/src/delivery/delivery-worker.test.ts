@@ -402,15 +402,15 @@ describe('wake-ups', () => {
     const storage: Database = {
       driver: 'pglite',
       async query<Row>(sql: string) {
+        // Every look starts by turning waiting events into deliveries.
+        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) looks++;
         // The next due date: none.
         return (
           sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
         ) as QueryResult<Row>;
       },
       async transaction<T>(callback: (transaction: Database) => Promise<T>) {
-        // Every look starts by turning waiting events into deliveries, in a transaction.
-        looks++;
-        return callback({ ...storage, query: async <Row>() => nothing as QueryResult<Row> });
+        return callback(storage);
       },
       async close() {},
     };
@@ -437,6 +437,48 @@ describe('wake-ups', () => {
     running.wake();
     await vi.advanceTimersByTimeAsync(0);
     expect(looks).toBe(3);
+    await running.close();
+  });
+
+  it('answers wake-ups that come during a look with one look at the end of the wake interval, not at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const looksAt: number[] = [];
+    const nothing: QueryResult<never> = { rows: [], rowCount: 0 };
+    const storage: Database = {
+      driver: 'pglite',
+      async query<Row>(sql: string) {
+        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) {
+          looksAt.push(performance.now());
+          // A busy database: the look's first statement answers after 3 ms.
+          await new Promise((resolve) => setTimeout(resolve, 3));
+        }
+        return (
+          sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
+        ) as QueryResult<Row>;
+      },
+      async transaction<T>(callback: (transaction: Database) => Promise<T>) {
+        return callback(storage);
+      },
+      async close() {},
+    };
+    const running = createDeliveryWorker({
+      database: storage,
+      wakeIntervalMs: 10,
+      pollIntervalMs: 3_600_000,
+    });
+    running.start();
+    // Writes 1 and 2 ms into the first look wake the worker while it looks.
+    await vi.advanceTimersByTimeAsync(1);
+    running.wake();
+    await vi.advanceTimersByTimeAsync(1);
+    running.wake();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(looksAt).toEqual([0]);
+    // One look for both, when the 10 ms since the first began are over.
+    await vi.advanceTimersByTimeAsync(10);
+    expect(looksAt).toEqual([0, 10]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(looksAt).toEqual([0, 10]);
     await running.close();
   });
 });

@@ -385,8 +385,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         });
         inFlight.add(running);
       }
-      if (rows.length < free && !again) return;
-      again = false;
+      // Fewer due than free slots: done. Wake-ups that came during this look are answered by
+      // the next one, after the wake interval (see `pump`), not by looking again at once.
+      if (rows.length < free) return;
     }
   }
 

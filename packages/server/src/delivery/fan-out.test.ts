@@ -3,6 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
+import type { Database } from '../storage/database.js';
 import { fanOutEvents } from './fan-out.js';
 import { createEndpointStore } from './webhook-endpoints.js';
 
@@ -65,6 +66,71 @@ describe('fanOutEvents', () => {
       fanOutEvents(database(), { clock, newId }),
     ]);
     expect(await pairs()).toEqual([`${created.id} ${endpoint.id}`]);
+  });
+
+  it('leaves the events to the next look when it stops between finding deliveries and making them', async () => {
+    const endpoint = await endpoints().add({ url: 'https://a.example.com/' });
+    const created = await event('Ada');
+    const failing: Database = {
+      ...database(),
+      async query<Row>(sql: string, params?: unknown[]) {
+        if (sql.includes('INSERT INTO deliveries')) throw new Error('the process stopped here');
+        return database().query<Row>(sql, params);
+      },
+    };
+    await expect(fanOutEvents(failing, { clock, newId })).rejects.toThrow('stopped here');
+    expect(await pairs()).toEqual([]);
+    const { rows } = await database().query(
+      'SELECT id FROM outbox_events WHERE dispatched_at IS NULL',
+    );
+    expect(rows).toEqual([{ id: created.id }]);
+    expect(await fanOutEvents(database(), { clock, newId })).toBe(1);
+    expect(await pairs()).toEqual([`${created.id} ${endpoint.id}`]);
+  });
+
+  it('makes one delivery per event and endpoint when another instance takes the same events between its two statements', async () => {
+    const endpoint = await endpoints().add({ url: 'https://a.example.com/' });
+    const created = await event('Ada');
+    // This look stops after finding the deliveries, until the other instance has done its own.
+    let other: Promise<number> | undefined;
+    const slow: Database = {
+      ...database(),
+      async query<Row>(sql: string, params?: unknown[]) {
+        if (sql.includes('INSERT INTO deliveries')) {
+          other = fanOutEvents(database(), { clock, newId });
+          expect(await other).toBe(1);
+        }
+        return database().query<Row>(sql, params);
+      },
+    };
+    expect(await fanOutEvents(slow, { clock, newId })).toBe(1);
+    expect(other).toBeDefined();
+    expect(await pairs()).toEqual([`${created.id} ${endpoint.id}`]);
+    const { rows } = await database().query(
+      'SELECT id FROM outbox_events WHERE dispatched_at IS NULL',
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('marks events that no endpoint takes in the statement that finds them', async () => {
+    await endpoints().add({ url: 'https://deals.example.com/', events: ['deal.updated'] });
+    await event('Ada');
+    const statements: string[] = [];
+    const counting: Database = {
+      ...database(),
+      async query<Row>(sql: string, params?: unknown[]) {
+        statements.push(sql);
+        return database().query<Row>(sql, params);
+      },
+      transaction: () => Promise.reject(new Error('no transaction expected')),
+    };
+    expect(await fanOutEvents(counting, { clock, newId })).toBe(1);
+    expect(statements).toHaveLength(1);
+    expect(await pairs()).toEqual([]);
+    const { rows } = await database().query(
+      'SELECT id FROM outbox_events WHERE dispatched_at IS NULL',
+    );
+    expect(rows).toEqual([]);
   });
 
   it('sends an endpoint only the events that happened after it was added, in batches', async () => {
