@@ -19,6 +19,23 @@ describe('createIdGenerator', () => {
     expect(id.slice(4)).toMatch(ulidPattern);
   });
 
+  it('writes the random part as the 80 bits of its bytes in base32, whatever they are', () => {
+    // The reference: the bytes as one 80-bit number, 5 bits a digit, most significant first.
+    const reference = (bytes: Uint8Array) => {
+      let bits = 0n;
+      for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+      return bits.toString(32).toUpperCase().padStart(16, '0');
+    };
+    const crockford = (text: string) =>
+      [...text].map((digit) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[parseInt(digit, 32)]).join('');
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 10, maxLength: 10 }), (random) => {
+        const newId = createIdGenerator({ now: () => 0, randomFill: (bytes) => bytes.set(random) });
+        expect(newId('con').slice(-16)).toBe(crockford(reference(random)));
+      }),
+    );
+  });
+
   it('increases strictly within one millisecond and when the clock steps back', () => {
     const times = [1000, 1000, 1000, 999, 1001];
     let call = 0;

@@ -45,13 +45,24 @@ function encodeTime(time: number): string {
 }
 
 function encodeRandom(bytes: Uint8Array): string {
-  // 80 bits as 16 base32 digits, most significant first.
-  let bits = 0n;
-  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+  // 80 bits as 16 base32 digits, most significant first: two halves of 40 bits, each exact in a
+  // double and 8 digits long (numbers, not BigInt, which allocates on every step).
+  return encodeForty(bytes, 0) + encodeForty(bytes, 5);
+}
+
+// Bytes `start` to `start + 4` as 8 base32 digits.
+function encodeForty(bytes: Uint8Array, start: number): string {
+  const low =
+    (((bytes[start + 1] as number) << 24) |
+      ((bytes[start + 2] as number) << 16) |
+      ((bytes[start + 3] as number) << 8) |
+      (bytes[start + 4] as number)) >>>
+    0;
+  let value = (bytes[start] as number) * 2 ** 32 + low;
   let text = '';
-  for (let index = 0; index < 16; index++) {
-    text = alphabet[Number(bits & 31n)] + text;
-    bits >>= 5n;
+  for (let index = 0; index < 8; index++) {
+    text = alphabet[value % 32] + text;
+    value = Math.floor(value / 32);
   }
   return text;
 }

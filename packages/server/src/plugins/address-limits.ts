@@ -29,6 +29,21 @@ export const DEFAULT_AUTH_FAILURE_LIMIT: RateLimitOptions = { limit: 30, windowS
  * host usually holds a whole /64.
  */
 export function clientAddressKey(ip: string): string {
+  // The same few addresses ask again and again: remembered, up to a bound, instead of parsed
+  // on every request.
+  const known = addressKeys.get(ip);
+  if (known !== undefined) return known;
+  const key = addressKeyOf(ip);
+  if (addressKeys.size >= MAX_REMEMBERED_ADDRESS_KEYS) addressKeys.clear();
+  addressKeys.set(ip, key);
+  return key;
+}
+
+// The most client addresses whose keys clientAddressKey keeps; past it, it starts anew.
+const MAX_REMEMBERED_ADDRESS_KEYS = 4_096;
+const addressKeys = new Map<string, string>();
+
+function addressKeyOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();

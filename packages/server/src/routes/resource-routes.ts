@@ -365,12 +365,13 @@ export function resourceRoutes(
       sent[field.column] = value;
     }
     const fields = Object.keys(body).filter((key) => body[key] !== undefined);
-    const now = new Date(clock.now());
+    // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
+    const now = new Date(clock.now()).toISOString();
     values.push(now);
-    sent.created_at = now.toISOString();
+    sent.created_at = now;
     if (definition.updatedAt) {
       values.push(now);
-      sent.updated_at = now.toISOString();
+      sent.updated_at = now;
     }
     const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
     const params = [...values];

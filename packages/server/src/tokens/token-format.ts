@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { splitToken, TOKEN_PREFIX, TOKEN_SECRET_BYTES, TOKEN_SECRET_LENGTH } from '@followup/sdk';
 
 /** The literal prefix of every token (the SDK's wire contract). */
@@ -39,5 +39,6 @@ export function parseToken(token: string): ParsedToken | undefined {
 
 /** @internal The SHA-256 digest of a secret: the only thing the database keeps of a token. */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  // The one-shot hash: no Hash object to make and collect on every request.
+  return hash('sha256', secret, 'buffer');
 }
