@@ -106,6 +106,7 @@ export { MAX_QUEUED_QUERIES } from './storage/database-busy.js';
 export { type MigrateResult, migrate } from './storage/migrate.js';
 export { openPGliteDatabase, type PGliteDatabaseOptions } from './storage/pglite-database.js';
 export {
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   openPostgresDatabase,
   type PostgresDatabaseOptions,

@@ -106,7 +106,8 @@ Options of every command:
   --database-url URL    PostgreSQL instead of PGlite (DATABASE_URL)
   --database-connections N
                         PostgreSQL connections that run queries (DATABASE_CONNECTIONS,
-                        default 10, at most 1000); each instance holds two more that listen
+                        default twice the CPU cores, 4 to 10; at most 1000); each instance
+                        holds two more that listen
   --json                machine-readable output
   --help                this text
 

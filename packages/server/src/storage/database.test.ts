@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
   testDatabaseUrl,
@@ -9,7 +10,7 @@ import { buildServer } from '../build-server.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { migrate } from './migrate.js';
-import { openPostgresDatabase } from './postgres-database.js';
+import { DEFAULT_MAX_CONNECTIONS, openPostgresDatabase } from './postgres-database.js';
 
 describe('Database', () => {
   const database = useTestDatabase();
@@ -37,6 +38,31 @@ describe('Database', () => {
     await stop();
     expect((await database().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
+
+  it('sizes the pool by default at twice the CPU cores, 4 to 10', () => {
+    expect(DEFAULT_MAX_CONNECTIONS).toBe(Math.min(10, Math.max(4, 2 * availableParallelism())));
+  });
+
+  it.runIf(testDriver === 'postgres')(
+    'opens DEFAULT_MAX_CONNECTIONS connections for queries when more are asked for at once, and no more',
+    async () => {
+      const database = await openPostgresDatabase({ connectionString: testDatabaseUrl() });
+      try {
+        // Every query is asked for in the same turn: the pool opens a connection for each until
+        // it holds its most, and the others wait for one of those.
+        const asked = DEFAULT_MAX_CONNECTIONS + 3;
+        const { rows } = await Promise.all(
+          Array.from({ length: asked }, () =>
+            database.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'),
+          ),
+        ).then((results) => ({ rows: results.flatMap((result) => result.rows) }));
+        expect(rows).toHaveLength(asked);
+        expect(new Set(rows.map((row) => row.pid)).size).toBe(DEFAULT_MAX_CONNECTIONS);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 
   it.runIf(testDriver === 'postgres')(
     'listens on connections of its own: a pool of one connection still answers requests while the token cache and the delivery worker listen',
