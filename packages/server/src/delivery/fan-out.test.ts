@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
-import { useTestDatabase } from '../../test/support/database.js';
+import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { Database } from '../storage/database.js';
@@ -132,6 +132,33 @@ describe('fanOutEvents', () => {
     );
     expect(rows).toEqual([]);
   });
+
+  // PGlite never analyzes a table by itself, so the plan its cache keeps from the first looks,
+  // made while the outbox was small, stays while the outbox grows. With its LIMIT written into
+  // the text that plan was a sequential scan, and a long-running server's creates fell from 2,750
+  // to 680 a second within 30 s. One connection on PGlite, so its prepared statements are in view.
+  it.runIf(testDriver === 'pglite')(
+    'reads the outbox through its index of pending events, even with the plan kept from an empty outbox',
+    async () => {
+      for (let look = 0; look < 8; look++) {
+        await event(`Look ${look}`);
+        await fanOutEvents(database(), { clock, newId });
+      }
+      const { rows } = await database().query<{ name: string; generic: string }>(
+        `SELECT name, generic_plans::text AS generic FROM pg_prepared_statements
+          WHERE statement LIKE '%FROM outbox_events WHERE dispatched_at IS NULL%'`,
+      );
+      expect(rows).toHaveLength(1);
+      // The plan cache has settled on its generic plan: the one every later look runs.
+      expect(Number(rows[0]?.generic)).toBeGreaterThan(0);
+      const plan = await database().query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE ${rows[0]?.name}('2026-03-01T09:00:00Z', 200)`,
+      );
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toContain('outbox_events_pending');
+      expect(text).not.toMatch(/Seq Scan on outbox_events/);
+    },
+  );
 
   it('sends an endpoint only the events that happened after it was added, in batches', async () => {
     await event('Before');

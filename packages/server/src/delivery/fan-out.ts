@@ -31,9 +31,11 @@ export async function fanOutEvents(
     throw new RangeError(`fanOutEvents: limit must be a positive integer, not ${limit}`);
   }
   const now = new Date(dependencies.clock.now());
-  // The limit and the constants are written into the text, not sent as parameters: with a
-  // parameter for its LIMIT the planner rates a generic plan worse and plans this statement
-  // anew on every look, which on the embedded database costs more than the rest of the look.
+  // The limit is a parameter on purpose. The plan cache keeps a plan made during the first looks,
+  // and PGlite never analyzes a table by itself to make it plan anew. With the limit a parameter
+  // that plan reads the outbox through its index of pending events; with the limit written into
+  // the text, the plan made while the outbox was small was a sequential scan, and a long-running
+  // server's creates fell from 2,750 to 680 a second within 30 s as the outbox grew.
   const { rows } = await database.query<{
     events: number;
     event_ids: string[];
@@ -42,7 +44,7 @@ export async function fanOutEvents(
   }>(
     `WITH events AS (
        SELECT id, seq, event, created_at FROM outbox_events WHERE dispatched_at IS NULL
-        ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+        ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
      pairs AS (
        -- An endpoint receives the kinds it lists (or every kind) that happen after it was added.
        SELECT events.id AS event_id, events.seq, endpoint.id AS endpoint_id,
@@ -61,7 +63,7 @@ export async function fanOutEvents(
                FROM pairs) AS pair_event_ids,
             (SELECT coalesce(array_agg(endpoint_id ORDER BY seq, endpoint_created_at, endpoint_id), '{}')
                FROM pairs) AS pair_endpoint_ids`,
-    [now],
+    [now, limit],
   );
   const found = rows[0];
   if (found === undefined || found.pair_event_ids.length === 0) return found?.events ?? 0;
