@@ -193,29 +193,33 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const busyEndpoints = [...inFlightByEndpoint.keys()];
     const busyCounts = busyEndpoints.map((id) => inFlightByEndpoint.get(id) ?? 0);
     const { rows } = await database.query<ClaimedRow>(
-      `UPDATE deliveries AS d SET lease_until = $2
-         FROM (SELECT candidate.id FROM deliveries AS candidate
-                WHERE candidate.id IN (
-                  SELECT ranked.id FROM (
-                    SELECT first.id,
-                           row_number() OVER (PARTITION BY first.endpoint_id
-                                              ORDER BY first.next_attempt_at, first.id) AS rank,
-                           coalesce(busy.n, 0) AS busy
-                      FROM (SELECT due.id, due.endpoint_id, due.next_attempt_at
-                              FROM deliveries AS due
-                              JOIN webhook_endpoints AS endpoint ON endpoint.id = due.endpoint_id
-                             WHERE due.state = 'pending' AND endpoint.state = 'active'
-                               AND due.next_attempt_at <= $1
-                               AND (due.lease_until IS NULL OR due.lease_until <= $1)
-                             ORDER BY due.next_attempt_at, due.id
-                             LIMIT $3 * 4) AS first
-                      LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
-                        ON busy.endpoint_id = first.endpoint_id) AS ranked
-                   WHERE ranked.rank + ranked.busy <= $4)
-                  -- Again on the row itself: a row another worker claimed and committed while
-                  -- this one waited for its lock is read anew here and skipped (the IN list
-                  -- above comes from the older snapshot).
-                  AND candidate.state = 'pending' AND candidate.next_attempt_at <= $1
+      // The ranking is a CTE of its own, computed once: as a subquery under `IN`, PGlite (which
+      // never analyzes a table, so it plans for a handful of rows) ran it again for every due
+      // delivery, 15 ms a claim with a thousand waiting.
+      `WITH ranked AS MATERIALIZED (
+         SELECT ranked.id FROM (
+           SELECT first.id,
+                  row_number() OVER (PARTITION BY first.endpoint_id
+                                     ORDER BY first.next_attempt_at, first.id) AS rank,
+                  coalesce(busy.n, 0) AS busy
+             FROM (SELECT due.id, due.endpoint_id, due.next_attempt_at
+                     FROM deliveries AS due
+                     JOIN webhook_endpoints AS endpoint ON endpoint.id = due.endpoint_id
+                    WHERE due.state = 'pending' AND endpoint.state = 'active'
+                      AND due.next_attempt_at <= $1
+                      AND (due.lease_until IS NULL OR due.lease_until <= $1)
+                    ORDER BY due.next_attempt_at, due.id
+                    LIMIT $3 * 4) AS first
+             LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
+               ON busy.endpoint_id = first.endpoint_id) AS ranked
+          WHERE ranked.rank + ranked.busy <= $4)
+       UPDATE deliveries AS d SET lease_until = $2
+         FROM (SELECT candidate.id FROM ranked
+                 JOIN deliveries AS candidate ON candidate.id = ranked.id
+                -- Again on the row itself: a row another worker claimed and committed while
+                -- this one waited for its lock is read anew here and skipped (the ranking
+                -- above comes from the older snapshot).
+                WHERE candidate.state = 'pending' AND candidate.next_attempt_at <= $1
                   AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
                 ORDER BY candidate.next_attempt_at, candidate.id
                 LIMIT $3
