@@ -182,6 +182,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let pumping: Promise<void> | undefined;
   let listening: Promise<() => Promise<void>> | undefined;
   let again = false;
+  // Whether an attempt ended while the worker looked: its slot is free for the next due one.
+  let freed = false;
   // This worker's attempts in flight, per endpoint.
   const inFlightByEndpoint = new Map<string, number>();
 
@@ -385,13 +387,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           if (left === 0) inFlightByEndpoint.delete(row.endpoint_id);
           else inFlightByEndpoint.set(row.endpoint_id, left);
           inFlight.delete(running);
-          if (started) wake();
+          if (started) slotFreed();
         });
         inFlight.add(running);
       }
-      // Fewer due than free slots: done. Wake-ups that came during this look are answered by
-      // the next one, after the wake interval (see `pump`), not by looking again at once.
-      if (rows.length < free) return;
+      // Fewer due than free slots: done, unless an attempt ended meanwhile (its endpoint may
+      // have more due). Wake-ups by writes that came during this look are answered by the next
+      // one, after the wake interval (see `pump`), not by looking again at once.
+      if (rows.length < free && !freed) return;
+      freed = false;
     }
   }
 
@@ -426,6 +430,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return pumping;
     }
     again = false;
+    freed = false;
     lastLookAt = performance.now();
     pumping = fill()
       .then(async () => (started && !stopping && !again ? nextWaitMs() : pollIntervalMs))
@@ -436,7 +441,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       .then((waitMs) => {
         pumping = undefined;
         if (stopping) return;
-        if (again && !started) {
+        if ((again && !started) || (freed && started)) {
+          // An attempt ended after this look's last claim: fill its slot now.
           void pump();
         } else if (started) {
           clearTimeout(timer);
@@ -450,6 +456,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   function untilNextLook(): number {
     return Math.max(0, lastLookAt + wakeIntervalMs - performance.now());
+  }
+
+  // An attempt ended: its slot is filled at once, not after the wake interval, which is there
+  // to gather a burst of writes. With a few slots per endpoint, waiting for it would hold each
+  // slot idle for most of the interval after every attempt.
+  function slotFreed(): void {
+    if (stopping) return;
+    if (pumping) {
+      freed = true;
+      return;
+    }
+    clearTimeout(timer);
+    void pump();
   }
 
   function wake(): void {
