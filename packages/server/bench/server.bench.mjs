@@ -17,7 +17,9 @@
 // so give the benchmark a cluster nothing else uses): the whole cost of a request on the cores
 // that it shares, from which the second table works out the highest ratio the machine allows.
 // The machine may be shared: only ratios within one run mean something. Writes bench/results.md
-// and bench/results.json. BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
+// and bench/results.json (BENCH_RESULTS=name: bench/name.md and .json instead; BENCH_DRIVERS=
+// postgres or pglite: that driver only, for instance PostgreSQL through its Unix socket, with
+// FOLLOWUP_TEST_DATABASE_URL=postgres://user@localhost/db?host=/path/of/the/socket). BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
 // (the server process writes a CPU profile into bench/profiles/), BENCH_RENDER=1 (measures
 // nothing: results.md again from results.json).
 import { spawn } from 'node:child_process';
@@ -43,6 +45,8 @@ const START_RUNS = 5;
 // The kernel's clock ticks per second, in which /proc/PID/stat counts CPU time (100 on Linux).
 const CLOCK_TICKS = 100;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const RESULTS = process.env.BENCH_RESULTS ?? 'results';
+const DRIVERS = process.env.BENCH_DRIVERS?.split(',');
 const cli = here('../dist/cli.js');
 
 function child(args, options = {}) {
@@ -364,7 +368,7 @@ async function benchDriver(driver) {
   await stop(bare.process);
   await stop(fastify.process);
   rmSync(answersFile, { force: true });
-  const alone = { list: [], create: [], 'create-in-one': [] };
+  const alone = { list: [], create: [], 'create-in-transaction': [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const key of Object.keys(alone)) {
       alone[key].push(await databaseAlone(driver.target, key, postmasterPid));
@@ -429,22 +433,24 @@ async function benchDriver(driver) {
     driver: driver.name,
     startToReady: start,
     rows,
-    createInOneAlone: aloneRows['create-in-one'],
+    createInTransactionAlone: aloneRows['create-in-transaction'],
   };
 }
 
 function drivers() {
   const list = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'followup-bench-'));
-  list.push({
-    name: 'pglite',
-    target: dataDir,
-    startArguments: ['--data-dir', dataDir],
-    open: () => openPGliteDatabase({ dataDir }),
-    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-  });
+  const wanted = (name) => DRIVERS === undefined || DRIVERS.includes(name);
+  const dataDir = wanted('pglite') ? mkdtempSync(join(tmpdir(), 'followup-bench-')) : '';
+  if (wanted('pglite'))
+    list.push({
+      name: 'pglite',
+      target: dataDir,
+      startArguments: ['--data-dir', dataDir],
+      open: () => openPGliteDatabase({ dataDir }),
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    });
   const url = process.env.FOLLOWUP_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (url) {
+  if (url && wanted('postgres')) {
     const name = `followup_bench_${randomBytes(4).toString('hex')}`;
     const benchUrl = new URL(url);
     benchUrl.pathname = `/${name}`;
@@ -476,7 +482,7 @@ function drivers() {
 // to the tables' layout or arithmetic).
 let run;
 if (process.env.BENCH_RENDER) {
-  run = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
+  run = JSON.parse(readFileSync(here(`./${RESULTS}.json`), 'utf8'));
 } else {
   const measured = [];
   for (const driver of drivers()) measured.push(await benchDriver(driver));
@@ -490,7 +496,7 @@ if (process.env.BENCH_RENDER) {
     contacts: CONTACTS,
     results: measured,
   };
-  writeFileSync(here('./results.json'), `${JSON.stringify(run, null, 2)}\n`);
+  writeFileSync(here(`./${RESULTS}.json`), `${JSON.stringify(run, null, 2)}\n`);
 }
 const { machine, results } = run;
 const ms = (value) => `${Math.round(value)} ms`;
@@ -573,15 +579,15 @@ for (const result of results) {
 }
 table.push(
   '',
-  'A create as one statement in a transaction of its own (the insert, the audit entry and the outbox event in one `WITH`: one round trip instead of BEGIN, two statements and COMMIT), through the storage layer alone, against the create as the server sends it:',
+  'A create as the server sends it, one statement committed on its own (the insert, the audit entry and the outbox event in one `WITH`: one round trip), through the storage layer alone, against the create as it sent it before: BEGIN, two statements and COMMIT, four round trips:',
   '',
   '| Driver | Create, the database alone | Operations/s | Process CPU/op | Database CPU/op |',
   '|---|---|---|---|---|',
 );
 for (const result of results) {
   for (const [label, alone] of [
-    ['as the server sends it', result.rows.create.alone],
-    ['in one statement', result.createInOneAlone],
+    ['as the server sends it (one statement)', result.rows.create.alone],
+    ['as it sent it before (a transaction of four)', result.createInTransactionAlone],
   ]) {
     table.push(
       `| ${result.driver} | ${label} | ${rps(alone.operationsPerSecond)} | ${micros(alone.cpuMicrosPerOperation)} | ${result.driver === 'pglite' ? '(in the process)' : micros(alone.databaseCpuMicrosPerOperation)} |`,
@@ -592,11 +598,11 @@ for (const result of results) {
 const marker = '<!-- analysis: kept by the benchmark -->';
 let analysis = '';
 try {
-  const previous = readFileSync(here('./results.md'), 'utf8');
+  const previous = readFileSync(here(`./${RESULTS}.md`), 'utf8');
   const at = previous.indexOf(marker);
   if (at !== -1) analysis = `\n${previous.slice(at)}`;
 } catch {
   // No results yet.
 }
-writeFileSync(here('./results.md'), `${table.join('\n')}\n${analysis}`);
+writeFileSync(here(`./${RESULTS}.md`), `${table.join('\n')}\n${analysis}`);
 console.log(`\n${table.join('\n')}`);
