@@ -433,14 +433,18 @@ describe('the delivery worker', () => {
           const plan = await transaction.query<{ 'QUERY PLAN': unknown }>(
             `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${rows[0]?.name}('${now}', '${now}', 32, 4, '{}', '{}')`,
           );
-          const walk = (node: { 'Node Type'?: string; 'Actual Loops'?: number; Plans?: [] }) => {
+          interface PlanNode {
+            'Node Type'?: string;
+            'Actual Loops'?: number;
+            Plans?: PlanNode[];
+          }
+          const walk = (node: PlanNode) => {
             if (node['Node Type'] === 'WindowAgg') loops.push(node['Actual Loops'] ?? 0);
             for (const child of node.Plans ?? []) walk(child);
           };
-          const [explained] = plan.rows[0]?.['QUERY PLAN'] as [
-            { Plan: Parameters<typeof walk>[0] },
-          ];
-          walk(explained.Plan);
+          const explained = plan.rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[] | undefined;
+          expect(explained).toHaveLength(1);
+          for (const { Plan } of explained ?? []) walk(Plan);
           // EXPLAIN ANALYZE ran the claim: undo it.
           throw new Error('rolled back');
         })
