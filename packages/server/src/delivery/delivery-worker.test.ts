@@ -457,21 +457,14 @@ describe('the delivery worker', () => {
 });
 
 describe('wake-ups', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('answers a burst of wake-ups with one look at the end of the wake interval, and one after a quiet spell at once', async () => {
-    // Timers and the monotonic clock are fake; the storage answers at once that nothing waits.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    let looks = 0;
+  // Storage with nothing waiting: `onLook` runs as each look starts (its first statement turns
+  // waiting events into deliveries), and the next due date is none.
+  function idleStorage(onLook: () => void | Promise<void>): Database {
     const nothing: QueryResult<never> = { rows: [], rowCount: 0 };
     const storage: Database = {
       driver: 'pglite',
       async query<Row>(sql: string) {
-        // Every look starts by turning waiting events into deliveries.
-        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) looks++;
-        // The next due date: none.
+        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) await onLook();
         return (
           sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
         ) as QueryResult<Row>;
@@ -481,6 +474,20 @@ describe('wake-ups', () => {
       },
       async close() {},
     };
+    return storage;
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers a burst of wake-ups with one look at the end of the wake interval, and one after a quiet spell at once', async () => {
+    // Timers and the monotonic clock are fake; the storage answers at once that nothing waits.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let looks = 0;
+    const storage = idleStorage(() => {
+      looks++;
+    });
     const running = createDeliveryWorker({
       database: storage,
       wakeIntervalMs: 50,
@@ -510,24 +517,11 @@ describe('wake-ups', () => {
   it('answers wake-ups that come during a look with one look at the end of the wake interval, not at once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const looksAt: number[] = [];
-    const nothing: QueryResult<never> = { rows: [], rowCount: 0 };
-    const storage: Database = {
-      driver: 'pglite',
-      async query<Row>(sql: string) {
-        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) {
-          looksAt.push(performance.now());
-          // A busy database: the look's first statement answers after 3 ms.
-          await new Promise((resolve) => setTimeout(resolve, 3));
-        }
-        return (
-          sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
-        ) as QueryResult<Row>;
-      },
-      async transaction<T>(callback: (transaction: Database) => Promise<T>) {
-        return callback(storage);
-      },
-      async close() {},
-    };
+    const storage = idleStorage(async () => {
+      looksAt.push(performance.now());
+      // A busy database: the look's first statement answers after 3 ms.
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    });
     const running = createDeliveryWorker({
       database: storage,
       wakeIntervalMs: 10,
