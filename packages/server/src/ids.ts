@@ -34,14 +34,19 @@ export type IdGenerator = (prefix: IdPrefix) => string;
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const maxTime = 2 ** 48 - 1;
 
-function encodeTime(time: number): string {
-  let value = time;
+// A whole number below 32 ** `digits` (and 2 ** 53) as that many base32 digits.
+function encodeDigits(number: number, digits: number): string {
+  let value = number;
   let text = '';
-  for (let index = 0; index < 10; index++) {
+  for (let index = 0; index < digits; index++) {
     text = alphabet[value % 32] + text;
     value = Math.floor(value / 32);
   }
   return text;
+}
+
+function encodeTime(time: number): string {
+  return encodeDigits(time, 10);
 }
 
 function encodeRandom(bytes: Uint8Array): string {
@@ -58,13 +63,7 @@ function encodeForty(bytes: Uint8Array, start: number): string {
       ((bytes[start + 3] as number) << 8) |
       (bytes[start + 4] as number)) >>>
     0;
-  let value = (bytes[start] as number) * 2 ** 32 + low;
-  let text = '';
-  for (let index = 0; index < 8; index++) {
-    text = alphabet[value % 32] + text;
-    value = Math.floor(value / 32);
-  }
-  return text;
+  return encodeDigits((bytes[start] as number) * 2 ** 32 + low, 8);
 }
 
 /**

@@ -293,6 +293,44 @@ export function resourceRoutes(
     });
   }
 
+  // The insert of a create, its text made once: the id, the fields, then created_at (and
+  // updated_at).
+  const insertStatement = `INSERT INTO ${table} (${columns}) VALUES (${Array.from(
+    { length: 1 + fieldEntries.length + (definition.updatedAt ? 2 : 1) },
+    (_, index) => `$${index + 1}`,
+  ).join(', ')}) RETURNING ${columns}`;
+
+  /**
+   * The parameters of {@link insertStatement} for `body`, with a new id and the clock's time;
+   * `sent`, the row they make by column (what the insert reads back for text, integer and
+   * timestamp columns); and `fields`, the names of the fields the body gave.
+   */
+  function insertOf(body: Record<string, unknown>): {
+    id: string;
+    values: unknown[];
+    sent: Record<string, unknown>;
+    fields: string[];
+  } {
+    const id = newId(definition.idPrefix);
+    const values: unknown[] = [id];
+    const sent: Record<string, unknown> = { id };
+    for (const [key, field] of fieldEntries) {
+      const value = toColumnValue(field, body[key] ?? definition.defaults?.[key]);
+      values.push(value);
+      sent[field.column] = value;
+    }
+    const fields = Object.keys(body).filter((key) => body[key] !== undefined);
+    // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
+    const now = new Date(clock.now()).toISOString();
+    values.push(now);
+    sent.created_at = now;
+    if (definition.updatedAt) {
+      values.push(now);
+      sent.updated_at = now;
+    }
+    return { id, values, sent, fields };
+  }
+
   /**
    * Creates a record in `transaction`: the insert, its audit entry, its `<name>.created` event
    * and `afterCreate`. The caller tells `onOutboxEvent` after the commit.
@@ -302,20 +340,8 @@ export function resourceRoutes(
     actor: AuditActor,
     body: Record<string, unknown>,
   ): Promise<{ item: Record<string, unknown> }> {
-    const id = newId(definition.idPrefix);
-    const values: unknown[] = [id];
-    for (const [key, field] of fieldEntries) {
-      values.push(toColumnValue(field, body[key] ?? definition.defaults?.[key]));
-    }
-    const fields = Object.keys(body).filter((key) => body[key] !== undefined);
-    const now = new Date(clock.now());
-    values.push(now);
-    if (definition.updatedAt) values.push(now);
-    const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
-    const { rows } = await transaction.query(
-      `INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns}`,
-      values,
-    );
+    const { id, values, fields } = insertOf(body);
+    const { rows } = await transaction.query(insertStatement, values);
     const created = toItem(rows[0] as Record<string, unknown>);
     const event = { event: eventKind('created'), data: created };
     if (events && definition.audited.created) {
@@ -356,32 +382,13 @@ export function resourceRoutes(
     actor: AuditActor,
     body: Record<string, unknown>,
   ): Promise<{ item: Record<string, unknown> }> {
-    const id = newId(definition.idPrefix);
-    const values: unknown[] = [id];
-    const sent: Record<string, unknown> = { id };
-    for (const [key, field] of fieldEntries) {
-      const value = toColumnValue(field, body[key] ?? definition.defaults?.[key]);
-      values.push(value);
-      sent[field.column] = value;
-    }
-    const fields = Object.keys(body).filter((key) => body[key] !== undefined);
-    // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
-    const now = new Date(clock.now()).toISOString();
-    values.push(now);
-    sent.created_at = now;
-    if (definition.updatedAt) {
-      values.push(now);
-      sent.updated_at = now;
-    }
-    const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
+    const { id, values, sent, fields } = insertOf(body);
     const params = [...values];
     const parameter = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
     };
-    const ctes = [
-      `inserted AS (INSERT INTO ${table} (${columns}) VALUES (${placeholders}) RETURNING ${columns})`,
-    ];
+    const ctes = [`inserted AS (${insertStatement})`];
     const from = ['inserted'];
     if (definition.audited.created) {
       const audit = auditEntryOf('created', actor, id, { fields });
