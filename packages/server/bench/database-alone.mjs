@@ -24,8 +24,9 @@ const database = target.startsWith('postgres')
 // statement log of a PostgreSQL server while it answered one request of each kind).
 const LIST =
   'SELECT id, first_name, last_name, lifecycle, email, phone, created_at, updated_at, created_at::text AS cursor_at FROM contacts ORDER BY created_at, id LIMIT $1 OFFSET $2';
-// A create: one statement, committed on its own (the insert, its audit entry, its outbox event
-// and the notification that wakes the delivery workers), as routes/resource-routes.ts sends it.
+// A create: one statement, committed on its own (the insert, its audit entry and its outbox
+// event), as routes/resource-routes.ts sends it. The notification for other instances is sent
+// after the commit, at most once per 10 ms (outbox/outbox-announcer.ts), and is left out here.
 const CREATE = `WITH inserted AS (
        INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -36,13 +37,12 @@ const CREATE = `WITH inserted AS (
        VALUES ($9, $10, $11, $12, $13, $14, $15, $16)),
      outbox_event AS (
        INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
-       VALUES ($17, $18, $19, $20, $21) RETURNING id),
-     notified AS (SELECT pg_notify($22, '') FROM outbox_event)
-     SELECT inserted.* FROM inserted, notified`;
+       VALUES ($17, $18, $19, $20, $21) RETURNING id)
+     SELECT * FROM inserted`;
 
 // The create as the server sent it before (up to 2026-11-24): BEGIN, the insert, the audit
-// entry with the outbox event, COMMIT; four round trips. Measured beside the one above to show
-// what the single statement saves.
+// entry with the outbox event and its notification, COMMIT; four round trips. Measured beside
+// the one above to show what the single statement and the notification's move save.
 const INSERT =
   'INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, first_name, last_name, lifecycle, email, phone, created_at, updated_at';
 const RECORD = `WITH audit_entry AS (
@@ -88,7 +88,7 @@ async function once() {
     'followup_outbox',
   ];
   if (scenario === 'create') {
-    await database.query(CREATE, [...contact, ...record]);
+    await database.query(CREATE, [...contact, ...record.slice(0, -1)]);
     return;
   }
   await database.transaction(async (transaction) => {

@@ -9,6 +9,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
+import { createOutboxAnnouncer } from './outbox/outbox-announcer.js';
 import {
   DEFAULT_ADDRESS_RATE_LIMIT,
   DEFAULT_AUTH_FAILURE_LIMIT,
@@ -262,17 +263,21 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(deliveryRoutes({ database, clock, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
   const onOutboxEvent = options.onOutboxEvent;
-  const announce = onOutboxEvent
-    ? {
-        onOutboxEvent: () => {
-          try {
-            onOutboxEvent();
-          } catch (error) {
-            app.log.error({ err: error }, 'onOutboxEvent failed');
-          }
-        },
+  // Other instances' workers hear of committed events through a notification, coalesced.
+  const announcer = createOutboxAnnouncer(database, {
+    onError: (error) => app.log.warn({ err: error }, 'outbox notification failed'),
+  });
+  app.addHook('onClose', () => announcer.close());
+  const announce = {
+    onOutboxEvent: () => {
+      try {
+        onOutboxEvent?.();
+      } catch (error) {
+        app.log.error({ err: error }, 'onOutboxEvent failed');
       }
-    : {};
+      announcer.announce();
+    },
+  };
   app.register(contactRoutes({ ...resources, ...announce }));
   app.register(dealRoutes({ ...resources, ...announce }));
   app.register(sequenceRoutes(resources));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildServer } from '../src/build-server.js';
 import { createDeliveryWorker } from '../src/delivery/delivery-worker.js';
 import { createEndpointStore } from '../src/delivery/webhook-endpoints.js';
+import type { Database } from '../src/storage/database.js';
 import { migrate } from '../src/storage/migrate.js';
 import { openPostgresDatabase } from '../src/storage/postgres-database.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
@@ -26,9 +27,19 @@ describe.runIf(testDriver === 'postgres')('outbound delivery on two instances', 
     const [first, second] = databases;
     if (!first || !second) throw new Error('two databases expected');
     // Only the first instance delivers, and it would poll once an hour: only a notification
-    // from the second instance's commit can wake it in time.
+    // from the second instance, sent after its commit, can wake it in time.
+    let listening: Promise<unknown> | undefined;
     const worker = createDeliveryWorker({
-      database: first,
+      database: {
+        driver: first.driver,
+        query: (sql, params) => first.query(sql, params),
+        transaction: (callback) => first.transaction(callback),
+        listen: (...args) => {
+          listening = first.listen?.(...args);
+          return listening as ReturnType<NonNullable<Database['listen']>>;
+        },
+        close: () => first.close(),
+      },
       allowPrivate: true,
       pollIntervalMs: 3_600_000,
     });
@@ -40,6 +51,8 @@ describe.runIf(testDriver === 'postgres')('outbound delivery on two instances', 
       const account = await accounts.createAccount({ name: 'writer', role: 'AGENT' });
       const { token } = await accounts.issueToken({ accountId: account.id });
       worker.start();
+      // Its LISTEN is done: a notification sent from now on reaches it.
+      await listening;
       const response = await app.inject({
         method: 'POST',
         url: '/api/contacts',

@@ -501,11 +501,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (started || stopping) return;
       started = true;
-      // On PostgreSQL, events committed by other instances wake this worker too.
-      listening = database.listen?.(OUTBOX_CHANNEL, wake).catch((error: unknown) => {
-        onError(error);
-        return async () => {};
-      });
+      // On PostgreSQL, events committed by other instances wake this worker too: their
+      // notifications name their schema, and another deployment's in the same database are
+      // passed by.
+      listening = database
+        .listen?.(OUTBOX_CHANNEL, wake, { ownSchemaOnly: true })
+        .catch((error: unknown) => {
+          onError(error);
+          return async () => {};
+        });
       void pump();
     },
     wake,

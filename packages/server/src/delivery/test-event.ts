@@ -88,7 +88,8 @@ export async function sendTestEvent(
       },
       { clock, newId },
     );
-    await transaction.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
+    // Sent at commit; an operator command may run in a process of its own, with no worker.
+    await transaction.query(`SELECT pg_notify($1, current_schema() || ':')`, [OUTBOX_CHANNEL]);
     return { eventId, deliveryId, endpointId };
   });
 }

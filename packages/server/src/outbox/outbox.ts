@@ -34,7 +34,9 @@ export interface OutboxEvent {
  * @internal Writes an event into the transactional outbox (`outbox_events`). Pass the
  * transaction of the change the event announces: both commit together, or neither does, so an
  * event is never announced for a change that did not happen, nor lost for one that did.
- * Outbound delivery claims the rows later; nothing is sent here.
+ * Outbound delivery claims the rows later; nothing is sent here. After the commit, wake the
+ * delivery workers (a route calls its `onOutboxEvent`, which `buildServer` makes tell this
+ * process's worker and, through `createOutboxAnnouncer`, the other instances').
  */
 export async function recordOutboxEvent(
   queryable: Queryable,
@@ -46,7 +48,6 @@ export async function recordOutboxEvent(
     params.push(value);
     return `$${params.length}`;
   });
-  // One statement, one round trip: the row, and its notification.
   await queryable.query(`WITH ${part.ctes} ${part.select}`, params);
   return part.event;
 }
@@ -54,10 +55,10 @@ export async function recordOutboxEvent(
 /**
  * @internal An outbox event as part of a statement (see {@link recordOutboxEvent}, and
  * `recordChange`, which writes it with an audit entry in one statement): a common table
- * expression that inserts the row, and the statement's final `SELECT`, which sends the
- * notification, delivered at commit (dropped on rollback), that wakes the delivery workers of
- * every instance. `parameter` adds a value to the statement's parameters and answers its
- * placeholder.
+ * expression that inserts the row, and a final `SELECT` of its id for a statement that has
+ * nothing else to answer. No notification is sent in the statement (see
+ * `createOutboxAnnouncer`). `parameter` adds a value to the statement's parameters and answers
+ * its placeholder.
  */
 export function outboxEventPart(
   event: NewOutboxEvent,
@@ -87,7 +88,7 @@ export function outboxEventPart(
     ctes: `outbox_event AS (
        INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
        VALUES (${values.map(parameter).join(', ')}) RETURNING id)`,
-    select: `SELECT pg_notify(${parameter(OUTBOX_CHANNEL)}, '') FROM outbox_event`,
+    select: 'SELECT id FROM outbox_event',
   };
 }
 

@@ -8,10 +8,10 @@ import type { Queryable } from '../storage/database.js';
 import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from './outbox.js';
 
 /**
- * @internal Writes a change's audit entry and its outbox event (with the notification that wakes
- * the delivery workers) in one statement: what {@link recordAuditEntry} and
- * {@link recordOutboxEvent} write one after the other, in one round trip instead of two. Pass the
- * transaction of the change.
+ * @internal Writes a change's audit entry and its outbox event in one statement: what
+ * {@link recordAuditEntry} and {@link recordOutboxEvent} write one after the other, in one round
+ * trip instead of two. Pass the transaction of the change, and wake the delivery workers after
+ * its commit, as for {@link recordOutboxEvent}.
  *
  * @example
  * ```ts

@@ -388,8 +388,8 @@ export function resourceRoutes(
       params.push(value);
       return `$${params.length}`;
     };
+    // The audit entry's and the event's inserts run whether or not the final SELECT reads them.
     const ctes = [`inserted AS (${insertStatement})`];
-    const from = ['inserted'];
     if (definition.audited.created) {
       const audit = auditEntryOf('created', actor, id, { fields });
       ctes.push(auditEntryPart(audit, { clock, newId }, parameter).ctes);
@@ -401,13 +401,9 @@ export function resourceRoutes(
         { clock, newId },
         parameter,
       );
-      ctes.push(event.ctes, `notified AS (${event.select})`);
-      from.push('notified');
+      ctes.push(event.ctes);
     }
-    const { rows } = await database.query(
-      `WITH ${ctes.join(', ')} SELECT inserted.* FROM ${from.join(', ')}`,
-      params,
-    );
+    const { rows } = await database.query(`WITH ${ctes.join(', ')} SELECT * FROM inserted`, params);
     return { item: toItem(rows[0] as Record<string, unknown>) };
   }
 
