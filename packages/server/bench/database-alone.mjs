@@ -25,8 +25,9 @@ const database = target.startsWith('postgres')
 const LIST =
   'SELECT id, first_name, last_name, lifecycle, email, phone, created_at, updated_at, created_at::text AS cursor_at FROM contacts ORDER BY created_at, id LIMIT $1 OFFSET $2';
 // A create: one statement, committed on its own (the insert, its audit entry and its outbox
-// event), as routes/resource-routes.ts sends it. The notification for other instances is sent
-// after the commit, at most once per 10 ms (outbox/outbox-announcer.ts), and is left out here.
+// event, written dispatched when no endpoint takes it), as routes/resource-routes.ts sends it.
+// The notification for other instances is sent after the commit, at most once per 10 ms
+// (outbox/outbox-announcer.ts), and is left out here.
 const CREATE = `WITH inserted AS (
        INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -36,9 +37,15 @@ const CREATE = `WITH inserted AS (
          (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
        VALUES ($9, $10, $11, $12, $13, $14, $15, $16)),
      outbox_event AS (
-       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
-       VALUES ($17, $18, $19, $20, $21) RETURNING id)
-     SELECT * FROM inserted`;
+       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at, dispatched_at)
+       VALUES ($17, $18, $19, $20, $21,
+               CASE WHEN EXISTS (SELECT FROM webhook_endpoints AS endpoint
+                                  WHERE endpoint.state = 'active'
+                                    AND ($18 = ANY (endpoint.events) OR '*' = ANY (endpoint.events))
+                                    AND endpoint.created_at <= $21)
+                    THEN NULL ELSE $21 END)
+       RETURNING id, dispatched_at IS NULL AS pending)
+     SELECT inserted.*, (SELECT pending FROM outbox_event) AS event_pending FROM inserted`;
 
 // The create as the server sent it before (up to 2026-11-24): BEGIN, the insert, the audit
 // entry with the outbox event and its notification, COMMIT; four round trips. Measured beside

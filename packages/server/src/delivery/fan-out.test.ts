@@ -112,9 +112,12 @@ describe('fanOutEvents', () => {
     expect(rows).toEqual([]);
   });
 
-  it('marks events that no endpoint takes in the statement that finds them', async () => {
+  it('marks events that no endpoint takes any more in the statement that finds them', async () => {
+    // Taken when written (so pending), then the endpoint is disabled before the look.
+    const gone = await endpoints().add({ url: 'https://gone.example.com/' });
     await endpoints().add({ url: 'https://deals.example.com/', events: ['deal.updated'] });
     await event('Ada');
+    await endpoints().disable(gone.id);
     const statements: string[] = [];
     const counting: Database = {
       ...database(),
@@ -161,14 +164,24 @@ describe('fanOutEvents', () => {
   );
 
   it('sends an endpoint only the events that happened after it was added, in batches', async () => {
-    await event('Before');
+    // An endpoint from before, so that the first event is pending when the second is added.
+    const earlier = await endpoints().add({ url: 'https://earlier.example.com/' });
+    const before = await event('Before');
     clock.advance(1_000);
     const endpoint = await endpoints().add({ url: 'https://a.example.com/' });
     const after = [];
     for (let index = 0; index < 5; index++) after.push(await event(`After ${index}`));
     expect(await fanOutEvents(database(), { clock, newId }, 4)).toBe(4);
     expect(await fanOutEvents(database(), { clock, newId }, 4)).toBe(2);
-    expect(await pairs()).toEqual(after.map((created) => `${created.id} ${endpoint.id}`).sort());
+    expect(await pairs()).toEqual(
+      [
+        `${before.id} ${earlier.id}`,
+        ...after.flatMap((created) => [
+          `${created.id} ${earlier.id}`,
+          `${created.id} ${endpoint.id}`,
+        ]),
+      ].sort(),
+    );
   });
 
   it('sends an endpoint the kinds it listed, and every kind, later ones included, without a list', async () => {

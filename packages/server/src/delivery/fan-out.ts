@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
-import { ALL_EVENTS } from './webhook-endpoints.js';
+import { endpointTakesEvent } from './webhook-endpoints.js';
 
 /** Most outbox events {@link fanOutEvents} takes at a time. */
 export const FAN_OUT_BATCH = 200;
@@ -50,9 +50,7 @@ export async function fanOutEvents(
        SELECT events.id AS event_id, events.seq, endpoint.id AS endpoint_id,
               endpoint.created_at AS endpoint_created_at
          FROM events JOIN webhook_endpoints AS endpoint
-           ON endpoint.state = 'active'
-          AND (events.event = ANY (endpoint.events) OR '${ALL_EVENTS}' = ANY (endpoint.events))
-          AND endpoint.created_at <= events.created_at),
+           ON ${endpointTakesEvent('endpoint', 'events.event', 'events.created_at')}),
      marked AS (
        UPDATE outbox_events AS taken SET dispatched_at = $1 FROM events
         WHERE taken.id = events.id AND NOT EXISTS (SELECT FROM pairs))

@@ -19,6 +19,19 @@ export const deliverableEvents: readonly string[] = WEBHOOK_EVENT_KINDS;
  */
 export const ALL_EVENTS = '*';
 
+/**
+ * @internal The SQL condition under which the endpoint row `endpoint` takes an event of kind
+ * `kind` that happened at `createdAt` (SQL expressions): it is active, lists the kind (or every
+ * kind), and was added no later than the event. One text for the fan-out, which makes the
+ * deliveries, and for the outbox, which marks an event no endpoint takes dispatched as it is
+ * written.
+ */
+export function endpointTakesEvent(endpoint: string, kind: string, createdAt: string): string {
+  return `${endpoint}.state = 'active'
+          AND (${kind} = ANY (${endpoint}.events) OR '${ALL_EVENTS}' = ANY (${endpoint}.events))
+          AND ${endpoint}.created_at <= ${createdAt}`;
+}
+
 /** Longest overlap of a secret rotation, in seconds (7 days). */
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
 

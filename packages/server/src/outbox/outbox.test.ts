@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
+import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from './outbox.js';
 
@@ -31,9 +32,38 @@ describe('recordOutboxEvent', () => {
         event: 'contact.created',
         data,
         created_at: '2026-03-01T09:00:00.000Z',
-        dispatched_at: null,
+        // No endpoint takes it: written dispatched, with nothing for the fan-out to do.
+        dispatched_at: '2026-03-01T09:00:00.000Z',
       },
     ]);
+  });
+
+  it('writes an event pending only when an active endpoint, added by then, takes its kind', async () => {
+    const endpoints = createEndpointStore({ database: database(), clock, newId });
+    const pending = async (event: 'contact.created' | 'deal.updated') => {
+      const written = await recordOutboxEvent(
+        database(),
+        { event, data: { id: newId('con') } },
+        { clock, newId },
+      );
+      const { rows } = await database().query<{ pending: boolean }>(
+        'SELECT dispatched_at IS NULL AS pending FROM outbox_events WHERE id = $1',
+        [written.id],
+      );
+      return rows[0]?.pending;
+    };
+    const disabled = await endpoints.add({ url: 'https://off.example.com/' });
+    await endpoints.disable(disabled.id);
+    await endpoints.add({ url: 'https://deals.example.com/', events: ['deal.updated'] });
+    expect(await pending('contact.created')).toBe(false);
+    expect(await pending('deal.updated')).toBe(true);
+    // An endpoint added after the event's time does not take it (as the fan-out would not).
+    clock.advance(60_000);
+    await endpoints.add({ url: 'https://later.example.com/' });
+    clock.advance(-30_000);
+    expect(await pending('contact.created')).toBe(false);
+    clock.advance(30_000);
+    expect(await pending('contact.created')).toBe(true);
   });
 
   it('is rolled back with the transaction it was written in', async () => {

@@ -1,5 +1,6 @@
 import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
+import { endpointTakesEvent } from '../delivery/webhook-endpoints.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
 
@@ -55,10 +56,12 @@ export async function recordOutboxEvent(
 /**
  * @internal An outbox event as part of a statement (see {@link recordOutboxEvent}, and
  * `recordChange`, which writes it with an audit entry in one statement): a common table
- * expression that inserts the row, and a final `SELECT` of its id for a statement that has
- * nothing else to answer. No notification is sent in the statement (see
- * `createOutboxAnnouncer`). `parameter` adds a value to the statement's parameters and answers
- * its placeholder.
+ * expression that inserts the row, and a final `SELECT` of `pending` for a statement that has
+ * nothing else to answer: `false` when no endpoint takes the event, which is then written
+ * dispatched (the fan-out's condition, `endpointTakesEvent`, read as the row is written; an
+ * endpoint committed later receives the events written after it). No notification is sent in the
+ * statement (see `createOutboxAnnouncer`). `parameter` adds a value to the statement's
+ * parameters and answers its placeholder.
  */
 export function outboxEventPart(
   event: NewOutboxEvent,
@@ -68,12 +71,16 @@ export function outboxEventPart(
   const id = dependencies.newId('evt');
   // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
   const createdAt = new Date(dependencies.clock.now()).toISOString();
+  const kind = parameter(event.event);
+  const at = parameter(createdAt);
   const values = [
-    id,
-    event.event,
-    JSON.stringify(event.data),
-    event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
-    createdAt,
+    parameter(id),
+    kind,
+    parameter(JSON.stringify(event.data)),
+    parameter(
+      event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
+    ),
+    at,
   ];
   return {
     event: {
@@ -85,10 +92,16 @@ export function outboxEventPart(
         ? {}
         : { previousAttributes: event.previousAttributes }),
     },
+    // An event that no endpoint takes now is written dispatched: the fan-out has nothing to do
+    // for it, and the route need not wake the workers (`pending` is false).
     ctes: `outbox_event AS (
-       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at)
-       VALUES (${values.map(parameter).join(', ')}) RETURNING id)`,
-    select: 'SELECT id FROM outbox_event',
+       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at, dispatched_at)
+       VALUES (${values.join(', ')},
+               CASE WHEN EXISTS (SELECT FROM webhook_endpoints AS endpoint
+                                  WHERE ${endpointTakesEvent('endpoint', kind, at)})
+                    THEN NULL ELSE ${at} END)
+       RETURNING id, dispatched_at IS NULL AS pending)`,
+    select: 'SELECT pending FROM outbox_event',
   };
 }
 

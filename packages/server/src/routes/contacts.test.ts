@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { hasCapability } from '../capabilities.js';
+import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { roles } from '../tokens/account-store.js';
 
 const server = useTestServer();
@@ -66,7 +67,8 @@ describe('POST /api/contacts', () => {
         event: 'contact.created',
         data: contact,
         created_at: '2026-03-01T09:00:00.000Z',
-        dispatched_at: null,
+        // No endpoint takes it: written dispatched (see the test of waking the workers below).
+        dispatched_at: '2026-03-01T09:00:00.000Z',
       },
     ]);
     const event = events[0] as { id: string; event: string; data: unknown; created_at: string };
@@ -497,6 +499,42 @@ describe('API reference', () => {
       '409',
       '413',
       '429',
+    ]);
+  });
+});
+
+describe('POST /api/contacts and the delivery workers', () => {
+  let wakes = 0;
+  const woken = useTestServer({
+    onOutboxEvent: () => {
+      wakes++;
+    },
+  });
+
+  it('wakes them only when an endpoint takes the event; else the event is written dispatched', async () => {
+    wakes = 0;
+    const { token } = await woken().tokenFor('AGENT');
+    const create = (firstName: string) =>
+      woken().app.inject({
+        method: 'POST',
+        url: '/api/contacts',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { firstName, lastName: 'Test' },
+      });
+    expect((await create('Ada')).statusCode).toBe(201);
+    expect(wakes).toBe(0);
+    await createEndpointStore({ database: woken().database, clock: woken().clock }).add({
+      url: 'https://hooks.example.com/',
+    });
+    expect((await create('Grace')).statusCode).toBe(201);
+    expect(wakes).toBe(1);
+    const { rows } = await woken().database.query(
+      `SELECT data->>'firstName' AS name, dispatched_at IS NULL AS pending
+         FROM outbox_events ORDER BY seq`,
+    );
+    expect(rows).toEqual([
+      { name: 'Ada', pending: false },
+      { name: 'Grace', pending: true },
     ]);
   });
 });

@@ -381,7 +381,7 @@ export function resourceRoutes(
   async function createInOneStatement(
     actor: AuditActor,
     body: Record<string, unknown>,
-  ): Promise<{ item: Record<string, unknown> }> {
+  ): Promise<{ item: Record<string, unknown>; pending: boolean }> {
     const { id, values, sent, fields } = insertOf(body);
     const params = [...values];
     const parameter = (value: unknown) => {
@@ -403,8 +403,15 @@ export function resourceRoutes(
       );
       ctes.push(event.ctes);
     }
-    const { rows } = await database.query(`WITH ${ctes.join(', ')} SELECT * FROM inserted`, params);
-    return { item: toItem(rows[0] as Record<string, unknown>) };
+    // With an event: whether an endpoint takes it (see outboxEventPart), to wake the workers.
+    const { rows } = await database.query<Record<string, unknown>>(
+      events
+        ? `WITH ${ctes.join(', ')} SELECT inserted.*, (SELECT pending FROM outbox_event) AS event_pending FROM inserted`
+        : `WITH ${ctes.join(', ')} SELECT * FROM inserted`,
+      params,
+    );
+    const row = rows[0] as Record<string, unknown>;
+    return { item: toItem(row), pending: row.event_pending === true };
   }
 
   /**
@@ -597,11 +604,18 @@ export function resourceRoutes(
         const body = request.body as Record<string, unknown>;
         const actor = actorOf(request);
         try {
-          const { item } = createsInOneStatement
+          // A create in one statement knows whether an endpoint takes its event: when none does,
+          // the event was written dispatched and there is nothing to wake the workers for.
+          const { item, pending } = createsInOneStatement
             ? await createInOneStatement(actor, body)
-            : await database.transaction((transaction) => records.create(transaction, actor, body));
+            : {
+                ...(await database.transaction((transaction) =>
+                  records.create(transaction, actor, body),
+                )),
+                pending: true,
+              };
           definition.afterCreateCommitted?.();
-          if (events) events.onOutboxEvent?.();
+          if (events && pending) events.onOutboxEvent?.();
           return reply.code(201).send(item);
         } catch (error) {
           throw constraintProblem(definition, error);
