@@ -85,4 +85,13 @@ describe('createIdGenerator', () => {
     expect(() => createIdGenerator({ now: () => -1 })('con')).toThrow(RangeError);
     expect(() => createIdGenerator({ now: () => 2 ** 48 })('con')).toThrow(RangeError);
   });
+
+  it('draws fresh random bytes for every new millisecond, across refills of its pool', () => {
+    // The default source hands out 1 KB of random bytes 10 at a time; none may be given twice.
+    let time = 1_700_000_000_000;
+    const newId = createIdGenerator({ now: () => time++ });
+    const randomParts = new Set<string>();
+    for (let index = 0; index < 1_000; index++) randomParts.add(newId('con').slice(-16));
+    expect(randomParts.size).toBe(1_000);
+  });
 });

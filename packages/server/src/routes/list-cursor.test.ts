@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIsoTimestamp } from './keyset-list.js';
@@ -50,6 +51,21 @@ describe('list cursors', () => {
     expect(listFingerprint(['createdAt', 50, ['A']])).not.toBe(
       listFingerprint(['createdAt', 50, ['B']]),
     );
+  });
+
+  it('gives a query the same fingerprint every time, however many other queries came between', () => {
+    // Cursors handed out before a restart (or before the remembered fingerprints were cleared)
+    // must still match: the fingerprint is the digest of the query, never a remembered value.
+    const digest = (canonical: unknown[]) =>
+      createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+    const first = listFingerprint(['createdAt', 50, null]);
+    expect(first).toBe(digest(['createdAt', 50, null]));
+    for (let limit = 1; limit <= 600; limit++) {
+      expect(listFingerprint(['createdAt', limit, ['LEAD']])).toBe(
+        digest(['createdAt', limit, ['LEAD']]),
+      );
+    }
+    expect(listFingerprint(['createdAt', 50, null])).toBe(first);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   type ChangePosition,
   LEGACY_CHANGE_XID,
@@ -37,8 +37,20 @@ const idPattern = /^[\x21-\x7e]{1,255}$/;
  * with another is refused by comparing these.
  */
 export function listFingerprint(canonical: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+  const text = JSON.stringify(canonical);
+  let fingerprint = fingerprints.get(text);
+  if (fingerprint === undefined) {
+    fingerprint = hash('sha256', text, 'base64url').slice(0, 22);
+    // Remembered for the queries asked again and again (the same page of the same list), at
+    // most MAX_REMEMBERED_FINGERPRINTS at a time, so that no caller can make it grow.
+    if (fingerprints.size >= MAX_REMEMBERED_FINGERPRINTS) fingerprints.clear();
+    fingerprints.set(text, fingerprint);
+  }
+  return fingerprint;
 }
+
+const MAX_REMEMBERED_FINGERPRINTS = 256;
+const fingerprints = new Map<string, string>();
 
 /**
  * @internal The position of a row in a cursor, from its `created_at::text` (the storage sessions
