@@ -197,10 +197,12 @@ export async function startCommand(
     }
     // How long a newcomer waits: from the process's start to the first answered request.
     let firstAnswered = false;
-    app.addHook('onResponse', async () => {
-      if (firstAnswered) return;
-      firstAnswered = true;
-      app?.log.info({ secondsSinceStart: secondsSinceStart() }, 'first request answered');
+    app.addHook('onResponse', (_request, _reply, done) => {
+      if (!firstAnswered) {
+        firstAnswered = true;
+        app?.log.info({ secondsSinceStart: secondsSinceStart() }, 'first request answered');
+      }
+      done();
     });
     const address = await app.listen({ port, host });
     const readySeconds = secondsSinceStart();

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/database.js';
+import type { Principal } from './authentication.js';
 import { ProblemError } from './problem.js';
 
 declare module 'fastify' {
@@ -99,12 +100,30 @@ export function installIdempotency(
     clearInterval(renewal);
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.routeOptions.config.idempotent) return;
+  // Callback hooks with an async slow path: every POST passes through them, most without an
+  // Idempotency-Key, and an async hook costs a promise and a microtask turn per request.
+  app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
     const principal = request.principal;
-    if (!principal) return;
+    if (
+      request.method !== 'POST' ||
+      !request.routeOptions.config.idempotent ||
+      header === undefined ||
+      !principal
+    ) {
+      done();
+      return;
+    }
+    // A replayed response is sent here; Fastify runs no handler for a sent reply.
+    reserve(request, reply, header, principal).then(() => done(), done);
+  });
+
+  async function reserve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    header: string | string[],
+    principal: Principal,
+  ): Promise<void> {
     if (typeof header !== 'string' || !keyPattern.test(header)) {
       throw new ProblemError({
         status: 400,
@@ -191,12 +210,13 @@ export function installIdempotency(
           headers: { 'Retry-After': '1' },
         });
       }
-      return reply
+      reply
         .code(row.status)
         .header('Idempotent-Replayed', 'true')
         .type(row.response_type ?? 'application/json; charset=utf-8')
         .serializer((payload: unknown) => String(payload))
         .send(row.response_body ?? '');
+      return;
     }
     throw new ProblemError({
       status: 409,
@@ -204,12 +224,27 @@ export function installIdempotency(
       detail: 'A request with this Idempotency-Key is still running. Retry shortly.',
       headers: { 'Retry-After': '1' },
     });
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const reservation = request.idempotencyReservation;
+    if (!reservation) {
+      done(null, payload);
+      return;
+    }
+    request.idempotencyReservation = undefined;
+    record(reply, payload, reservation).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const reservation = request.idempotencyReservation;
-    if (!reservation) return payload;
-    request.idempotencyReservation = undefined;
+  // Stores the response of a reserved key (or releases the key after a 5xx).
+  async function record(
+    reply: FastifyReply,
+    payload: unknown,
+    reservation: Reservation,
+  ): Promise<void> {
     try {
       if (reply.statusCode >= 500) {
         await database.query(
@@ -239,13 +274,13 @@ export function installIdempotency(
     } finally {
       running.delete(reservation.holder);
     }
-    return payload;
-  });
+  }
 
   // A request that ends without a response sent (the client went away before its answer)
   // still holds its reservation in `running`: let its lease run out.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const reservation = request.idempotencyReservation;
     if (reservation) running.delete(reservation.holder);
+    done();
   });
 }

@@ -8,8 +8,8 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
  * not trusted) on every response, errors and unknown routes included.
  */
 export function installRequestIds(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    return payload;
+    done(null, payload);
   });
 }

@@ -13,15 +13,23 @@ import { ProblemError, sendProblem } from './problem.js';
  */
 export function installRequestsPerConnection(app: FastifyInstance, maxRequests: number): void {
   const counts = new WeakMap<Socket, number>();
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise per request
+  // for what is a counter is measurable (see `installHostHeaderCheck`).
+  app.addHook('onRequest', (request, reply, done) => {
     const socket = request.raw.socket;
     // inject() has no real socket to count.
-    if (!socket) return;
-    const count = (counts.get(socket) ?? 0) + 1;
-    counts.set(socket, count);
-    if (count < maxRequests) return;
+    const count = socket ? (counts.get(socket) ?? 0) + 1 : 0;
+    if (socket) counts.set(socket, count);
+    if (count < maxRequests) {
+      done();
+      return;
+    }
     reply.header('Connection', 'close');
-    if (count === maxRequests) return;
+    if (count === maxRequests) {
+      done();
+      return;
+    }
+    // Answered here; Fastify runs nothing more for a sent reply.
     sendProblem(
       request,
       reply,
@@ -32,6 +40,6 @@ export function installRequestsPerConnection(app: FastifyInstance, maxRequests: 
         headers: { 'Retry-After': '0', Connection: 'close' },
       }),
     );
-    return reply;
+    done();
   });
 }

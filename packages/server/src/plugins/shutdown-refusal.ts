@@ -18,8 +18,11 @@ export function installShutdownRefusal(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
     request.log.info('request refused: the server is shutting down');
     sendProblem(
       request,
@@ -34,6 +37,7 @@ export function installShutdownRefusal(app: FastifyInstance): void {
         },
       }),
     );
-    return reply;
+    // Answered here; Fastify runs nothing more for a sent reply.
+    done();
   });
 }

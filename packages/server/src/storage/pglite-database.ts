@@ -195,7 +195,10 @@ class PGliteDatabase implements Database {
     // PGlite's own JavaScript parse of them (which its other entries, even execProtocolRaw, do).
     const chunks: Uint8Array[] = [];
     await this.#pglite.execProtocolRawStream(message, {
-      syncToFs: !this.#inTransaction,
+      // PGlite's sync step copies an in-memory file system to its store (IndexedDB, in a
+      // browser). The file systems this server opens, a data directory (NODEFS) or memory, write
+      // through and have nothing to copy; the step still took a mutex and promises per statement.
+      syncToFs: false,
       onRawData: (chunk) => {
         // A view of the engine's memory, reused for the next chunk: copied.
         chunks.push(chunk.slice());
