@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import ipaddr from 'ipaddr.js';
+import { boundedMemo } from '../bounded-memo.js';
 import type { Clock } from '../clock.js';
 import {
   createRateLimiter,
@@ -23,25 +24,18 @@ export const DEFAULT_ADDRESS_RATE_LIMIT: RateLimitOptions = { limit: 1200, windo
  */
 export const DEFAULT_AUTH_FAILURE_LIMIT: RateLimitOptions = { limit: 30, windowSeconds: 60 };
 
+// The same few addresses ask again and again: remembered, up to 4,096 of them, instead of parsed
+// on every request.
+const rememberedAddressKey = boundedMemo(addressKeyOf, 4_096);
+
 /**
  * @internal The key a client address is counted under: an IPv4 address as it is (an
  * IPv4-mapped IPv6 address as its IPv4 address), an IPv6 address by its /64 prefix, since one
  * host usually holds a whole /64.
  */
 export function clientAddressKey(ip: string): string {
-  // The same few addresses ask again and again: remembered, up to a bound, instead of parsed
-  // on every request.
-  const known = addressKeys.get(ip);
-  if (known !== undefined) return known;
-  const key = addressKeyOf(ip);
-  if (addressKeys.size >= MAX_REMEMBERED_ADDRESS_KEYS) addressKeys.clear();
-  addressKeys.set(ip, key);
-  return key;
+  return rememberedAddressKey(ip);
 }
-
-// The most client addresses whose keys clientAddressKey keeps; past it, it starts anew.
-const MAX_REMEMBERED_ADDRESS_KEYS = 4_096;
-const addressKeys = new Map<string, string>();
 
 function addressKeyOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;

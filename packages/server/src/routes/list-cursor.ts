@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { boundedMemo } from '../bounded-memo.js';
 import {
   type ChangePosition,
   LEGACY_CHANGE_XID,
@@ -31,26 +32,17 @@ const timestamptzText = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))
 // and keeps NUL and lone surrogates (which PostgreSQL refuses) out of the query.
 const idPattern = /^[\x21-\x7e]{1,255}$/;
 
+// Remembered for the queries asked again and again (the same page of the same list), up to 256.
+const fingerprintOf = boundedMemo((text) => hash('sha256', text, 'base64url').slice(0, 22), 256);
+
 /**
  * @internal The fingerprint of a list query: a digest of every parameter but `cursor` and
  * `offset` (sort, limit, filters), in a canonical form. A cursor made for one query and used
  * with another is refused by comparing these.
  */
 export function listFingerprint(canonical: readonly unknown[]): string {
-  const text = JSON.stringify(canonical);
-  let fingerprint = fingerprints.get(text);
-  if (fingerprint === undefined) {
-    fingerprint = hash('sha256', text, 'base64url').slice(0, 22);
-    // Remembered for the queries asked again and again (the same page of the same list), at
-    // most MAX_REMEMBERED_FINGERPRINTS at a time, so that no caller can make it grow.
-    if (fingerprints.size >= MAX_REMEMBERED_FINGERPRINTS) fingerprints.clear();
-    fingerprints.set(text, fingerprint);
-  }
-  return fingerprint;
+  return fingerprintOf(JSON.stringify(canonical));
 }
-
-const MAX_REMEMBERED_FINGERPRINTS = 256;
-const fingerprints = new Map<string, string>();
 
 /**
  * @internal The position of a row in a cursor, from its `created_at::text` (the storage sessions
