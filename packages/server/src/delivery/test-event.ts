@@ -2,7 +2,7 @@ import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { OUTBOX_CHANNEL } from '../outbox/outbox.js';
+import { notifyOutboxListeners } from '../outbox/outbox.js';
 import type { Database } from '../storage/database.js';
 
 /**
@@ -89,7 +89,7 @@ export async function sendTestEvent(
       { clock, newId },
     );
     // Sent at commit; an operator command may run in a process of its own, with no worker.
-    await transaction.query(`SELECT pg_notify($1, current_schema() || ':')`, [OUTBOX_CHANNEL]);
+    await notifyOutboxListeners(transaction);
     return { eventId, deliveryId, endpointId };
   });
 }

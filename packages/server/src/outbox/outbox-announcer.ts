@@ -1,5 +1,5 @@
 import type { Database } from '../storage/database.js';
-import { OUTBOX_CHANNEL } from './outbox.js';
+import { notifyOutboxListeners } from './outbox.js';
 
 /**
  * @internal The least time between two outbox notifications one process sends: 10 ms, as the
@@ -46,12 +46,8 @@ export function createOutboxAnnouncer(
   function send(): void {
     waiting = undefined;
     lastSentAt = performance.now();
-    const sent = database
-      .query(`SELECT pg_notify($1, current_schema() || ':')`, [OUTBOX_CHANNEL])
-      .then(
-        () => {},
-        (error: unknown) => options.onError(error),
-      )
+    const sent = notifyOutboxListeners(database)
+      .catch((error: unknown) => options.onError(error))
       .finally(() => sending.delete(sent));
     sending.add(sent);
   }

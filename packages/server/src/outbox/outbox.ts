@@ -7,6 +7,15 @@ import type { Queryable } from '../storage/database.js';
 /** @internal The PostgreSQL notification channel an outbox event is announced on. */
 export const OUTBOX_CHANNEL = 'followup_outbox';
 
+/**
+ * @internal Sends the notification that wakes the delivery workers listening on
+ * {@link OUTBOX_CHANNEL}, its payload `<schema>:` so that a worker passes by another
+ * deployment's (`ownSchemaOnly`). Inside a transaction it is delivered at its commit.
+ */
+export async function notifyOutboxListeners(queryable: Queryable): Promise<void> {
+  await queryable.query(`SELECT pg_notify($1, current_schema() || ':')`, [OUTBOX_CHANNEL]);
+}
+
 /** What to announce with {@link recordOutboxEvent}. */
 export interface NewOutboxEvent {
   /** The event kind, one of the SDK's `WEBHOOK_EVENT_KINDS`, such as `contact.created`. */

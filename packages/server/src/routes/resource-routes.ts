@@ -391,6 +391,7 @@ export function resourceRoutes(
     };
     // The audit entry's and the event's inserts run whether or not the final SELECT reads them.
     const ctes = [`inserted AS (${insertStatement})`];
+    let pendingColumn = '';
     if (definition.audited.created) {
       const audit = auditEntryOf('created', actor, id, { fields });
       ctes.push(auditEntryPart(audit, { clock, newId }, parameter).ctes);
@@ -403,14 +404,13 @@ export function resourceRoutes(
         parameter,
       );
       ctes.push(event.ctes);
+      // Whether an endpoint takes the event (see outboxEventPart), to wake the workers.
+      pendingColumn = `, (${event.select}) AS event_pending`;
     }
-    // With an event: whether an endpoint takes it (see outboxEventPart), to wake the workers.
     // The text depends on this resource alone (the parts number their placeholders in order), so
     // the first one made is kept and sent again: the storage layer finds its prepared statement
     // by text, and a string it has seen before is found without hashing 2 KB anew.
-    oneStatementText ??= events
-      ? `WITH ${ctes.join(', ')} SELECT inserted.*, (SELECT pending FROM outbox_event) AS event_pending FROM inserted`
-      : `WITH ${ctes.join(', ')} SELECT * FROM inserted`;
+    oneStatementText ??= `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
     const { rows } = await database.query<Record<string, unknown>>(oneStatementText, params);
     const row = rows[0] as Record<string, unknown>;
     return { item: toItem(row), pending: row.event_pending === true };
