@@ -189,7 +189,7 @@ export interface FollowUpOptions {
   defaultHeaders?: Readonly<Record<string, string>>;
   /**
    * Query parameters sent with every call; a call's own parameters and its `query` option win on
-   * a clash.
+   * a clash, except one left `undefined`, which counts as not given and leaves the default.
    *
    * @example
    * ```ts

@@ -1,9 +1,15 @@
 import { APIPromise } from './api-promise.js';
-import type { FollowUpOptions, RequestOptions, Validation } from './client-options.js';
+import type {
+  FollowUpOptions,
+  QueryParameter,
+  RequestOptions,
+  Validation,
+} from './client-options.js';
 import { ConfigurationError } from './errors.js';
 import { checkHeaders, checkMaxRetries, checkTimeout } from './internal/check-options.js';
 import { environmentVariable } from './internal/client-header.js';
 import { HttpClient } from './internal/http-client.js';
+import { mergeDefined } from './internal/merge-defined.js';
 import { clockSleep, systemClock } from './internal/sleep.js';
 import { parseToken } from './internal/token.js';
 import { Audit } from './resources/audit.js';
@@ -291,7 +297,7 @@ export class FollowUp {
    * A new client with the same settings as this one (token, base URL, `fetch`, clock, hooks…)
    * except those given, e.g. a shorter timeout or more headers for one part of an application.
    * This client is not changed. `defaultHeaders` and `defaultQuery` given here are added to this
-   * client's, not put in their place.
+   * client's, not put in their place. An option given as `undefined` keeps this client's setting.
    *
    * @throws {@link ConfigurationError} for an option out of range, as the constructor does.
    * @example
@@ -302,11 +308,14 @@ export class FollowUp {
    */
   withOptions(options: Partial<FollowUpOptions>): FollowUp {
     const base = this.#options;
+    // An option given as undefined is one not given: it keeps this client's setting.
     return new FollowUp({
-      ...base,
-      ...options,
+      ...mergeDefined<Partial<FollowUpOptions>>(base, options),
       defaultHeaders: { ...base.defaultHeaders, ...options.defaultHeaders },
-      defaultQuery: { ...base.defaultQuery, ...options.defaultQuery },
+      defaultQuery: mergeDefined<Record<string, QueryParameter>>(
+        base.defaultQuery,
+        options.defaultQuery,
+      ),
     });
   }
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
+  type ContactListParams,
   FollowUp,
+  type FollowUpOptions,
   type RequestEvent,
   type ResponseEvent,
 } from '../src/index.js';
@@ -35,6 +37,23 @@ describe('request options and client defaults', () => {
     expect(request?.headers['x-extra']).toBe('1');
     expect(request?.query.debug).toBe('off');
     expect(request?.repeated.tag).toEqual(['a', 'b']);
+  });
+
+  it('keeps a defaultQuery parameter that a call leaves undefined', async () => {
+    const { client } = clientFor(fixture, {
+      defaultQuery: { sort: 'createdAt', debug: 'timing' },
+    });
+    // contacts.list sends sort only when given: the default must reach the server.
+    await client.contacts.list({ limit: 2 });
+    expect(last()?.query).toMatchObject({ sort: 'createdAt', limit: '2' });
+    // As a JavaScript caller passes a value it may not have (`exactOptionalPropertyTypes` would
+    // refuse the undefined here).
+    const unset = { limit: 2, sort: undefined } as unknown as ContactListParams;
+    await client.contacts.list(unset, { query: { debug: undefined } });
+    expect(last()?.query).toMatchObject({ sort: 'createdAt', debug: 'timing' });
+    // A value given still wins.
+    await client.contacts.list({ limit: 2, sort: '-createdAt' }, { query: { debug: 'off' } });
+    expect(last()?.query).toMatchObject({ sort: '-createdAt', debug: 'off' });
   });
 
   it('never lets a header option replace the token, the content type or the idempotency key', async () => {
@@ -178,6 +197,27 @@ describe('request options and client defaults', () => {
     expect(last()?.headers['x-tenant']).toBe('north');
     expect(last()?.headers['x-team']).toBe('blue');
     expect(JSON.stringify(derived)).not.toContain(TOKEN);
+  });
+
+  it('derives a client with withOptions whose undefined options keep the settings they name', async () => {
+    const { client } = clientFor(fixture, {
+      timeout: 12_345,
+      maxRetries: 1,
+      defaultQuery: { sort: 'createdAt' },
+      defaultHeaders: { 'x-tenant': 'north' },
+    });
+    const derived = client.withOptions({
+      timeout: undefined,
+      maxRetries: undefined,
+      token: undefined,
+      baseUrl: undefined,
+      defaultQuery: { sort: undefined, debug: 'timing' },
+    } as unknown as Partial<FollowUpOptions>);
+    expect(derived.toJSON()).toMatchObject({ timeout: 12_345, maxRetries: 1 });
+    expect(derived.baseUrl).toBe(fixture.baseUrl);
+    await derived.contacts.list({ limit: 2 });
+    expect(last()?.query).toMatchObject({ sort: 'createdAt', debug: 'timing' });
+    expect(last()?.headers['x-tenant']).toBe('north');
   });
 
   it('reads FOLLOWUP_TOKEN and FOLLOWUP_BASE_URL when they are not given', async () => {

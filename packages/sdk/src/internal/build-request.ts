@@ -6,6 +6,7 @@ import {
   checkMaxRetries,
   checkTimeout,
 } from './check-options.js';
+import { mergeDefined } from './merge-defined.js';
 
 /** A query parameter's value: a list repeats the parameter; `undefined` leaves it out. */
 export type QueryValue = QueryParameter;
@@ -57,7 +58,8 @@ export interface BuiltRequest {
 /**
  * Builds the absolute URL of a path and query: the client's `defaultQuery`, then the call's
  * own parameters, then its `query` option, a later one replacing an earlier one of the same
- * name.
+ * name. A parameter left `undefined` (a list's `sort` the caller did not give, say) replaces
+ * nothing: the default underneath is sent.
  */
 export function buildUrl(
   baseUrl: string,
@@ -67,7 +69,7 @@ export function buildUrl(
 ): string {
   let query = own;
   if (extra !== undefined || Object.keys(defaults).length > 0) {
-    query = { ...defaults, ...own, ...extra };
+    query = mergeDefined<Record<string, QueryValue>>(defaults, own, extra);
   }
   let url = baseUrl;
   if (query === undefined) return url;
