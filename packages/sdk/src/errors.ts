@@ -23,7 +23,9 @@ function brand<T extends object>(errorClass: T, name: string): T {
 
 /**
  * Where a list walk can start again after an error: spread it into the same `list()` call.
- * `{ offset }` for offset lists, `{ cursor }` for cursor lists (`{}` when the first page failed).
+ * `{ offset }` for offset lists, `{ cursor }` for cursor lists and for contacts and deals walked
+ * by cursor. Only an error of a page after the first carries one: when the first page fails,
+ * there is no walk to resume, and calling `list()` again is the way to start over.
  *
  * @example
  * ```ts
@@ -36,7 +38,10 @@ export type ResumeFrom =
       readonly offset: number;
     }
   | {
-      /** The cursor of the page that failed (absent when it was the first page). */
+      /**
+       * The cursor of the page that failed; absent when the walk is to start from the beginning
+       * (a `contacts.sync()` that failed before it had a position).
+       */
       readonly cursor?: string;
     };
 

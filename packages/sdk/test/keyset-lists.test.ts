@@ -90,6 +90,9 @@ describe('contacts and deals lists', () => {
       .catch((error: unknown) => error)) as InternalServerError;
     expect(InternalServerError.isInstance(failure)).toBe(true);
     expect(failure.resumeFrom).toEqual({ cursor: first.nextCursor });
+    // The walk goes on by cursor, so the message names the cursor, never an offset.
+    expect(failure.message).toContain(`{ cursor: "${first.nextCursor}" }`);
+    expect(failure.message).not.toContain('offset: ');
     const resumed = await client.contacts.list({ limit: 100, ...failure.resumeFrom });
     expect(resumed.items[0]?.id).toBe(contactId(100));
   });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuditEntry,
+  AuthenticationError,
   ConfigurationError,
   type Contact,
   CursorPage,
@@ -183,7 +184,9 @@ describe('pages', () => {
     expect(InternalServerError.isInstance(failure)).toBe(true);
     const resumeFrom = (failure as InternalServerError).resumeFrom;
     expect(resumeFrom).toEqual({ offset: 4000 });
-    expect((failure as Error).message).toContain('list() again with { offset: 4000 }');
+    expect((failure as Error).message).toContain(
+      'To resume the walk, call list() again with the same parameters and { offset: 4000 }.',
+    );
     for await (const contact of client.contacts.list({ limit: 200, ...resumeFrom })) {
       ids.push(contact.id);
     }
@@ -208,22 +211,36 @@ describe('pages', () => {
       failure = error;
     }
     const resumeFrom = (failure as FollowUpError).resumeFrom;
-    expect(resumeFrom).toEqual({ cursor: Buffer.from('aud_00000699').toString('base64url') });
+    const cursor = Buffer.from('aud_00000699').toString('base64url');
+    expect(resumeFrom).toEqual({ cursor });
+    expect((failure as Error).message).toContain(
+      `To resume the walk, call list() again with { cursor: "${cursor}" } in place of any offset or after, and the same other parameters.`,
+    );
     for await (const entry of client.audit.list({ limit: 100, ...resumeFrom })) ids.push(entry.id);
     expect(ids).toEqual(expectedIds('aud', 10_000));
   });
 
-  it('says where to resume when the first page fails', async () => {
+  it('speaks of no walk to resume when the first page fails, awaited or iterated', async () => {
     const fixture = fixtureOf(1);
     const { client } = clientFor(fixture, { maxRetries: 0 });
-    fixture.script('GET', '/api/audit', { status: 500, body: {} });
-    const error = (await client.audit.list().catch((caught: unknown) => caught)) as FollowUpError;
-    expect(error.resumeFrom).toEqual({});
-    fixture.script('GET', '/api/contacts', { status: 500, body: {} });
-    const offsetError = (await client.contacts
-      .list({ offset: 7 })
+    fixture.script('GET', '/api/contacts', { status: 401, body: { code: 'token_invalid' } });
+    const single = (await client.contacts
+      .list()
       .catch((caught: unknown) => caught)) as FollowUpError;
-    expect(offsetError.resumeFrom).toEqual({ offset: 7 });
+    expect(AuthenticationError.isInstance(single)).toBe(true);
+    expect(single.message).not.toMatch(/resume/i);
+    expect(single.resumeFrom).toBeUndefined();
+    fixture.script('GET', '/api/audit', { status: 500, body: {} });
+    const audit = (await client.audit.list().catch((caught: unknown) => caught)) as FollowUpError;
+    expect(audit.message).not.toMatch(/resume/i);
+    expect(audit.resumeFrom).toBeUndefined();
+    fixture.script('GET', '/api/contacts', { status: 500, body: {} });
+    const iterated = await (async () => {
+      for await (const _contact of client.contacts.list({ offset: 7 })) break;
+    })().catch((caught: unknown) => caught as FollowUpError);
+    expect(InternalServerError.isInstance(iterated)).toBe(true);
+    expect((iterated as FollowUpError).message).not.toMatch(/resume/i);
+    expect((iterated as FollowUpError).resumeFrom).toBeUndefined();
   });
 
   it('types the items of each list', async () => {

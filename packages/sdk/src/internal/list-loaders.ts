@@ -15,11 +15,18 @@ function itemsOf<Item>(body: unknown, key: string): readonly Item[] {
 }
 
 function describeResume(resume: ResumeFrom): string {
-  if ('offset' in resume) return `{ offset: ${resume.offset} }`;
-  return resume.cursor === undefined ? '{}' : `{ cursor: ${JSON.stringify(resume.cursor)} }`;
+  if ('offset' in resume) {
+    return `call list() again with the same parameters and { offset: ${resume.offset} }`;
+  }
+  return `call list() again with { cursor: ${JSON.stringify(resume.cursor)} } in place of any offset or after, and the same other parameters`;
 }
 
-/** Marks an error that ended a page request with where the walk can resume. */
+/**
+ * Marks an error that ended a walk (a page after the first) with where the walk can resume: the
+ * page it was fetching, by the cursor when the walk goes by cursor. The first page of a list is
+ * no walk yet (a single `await client.contacts.list()`, or the start of a loop): calling list()
+ * again is all there is to do, so its error speaks of no resuming.
+ */
 function withResume(error: unknown, resume: ResumeFrom): unknown {
   // A ConfigurationError (a bad option) would fail the same way again: no resume point.
   if (
@@ -28,7 +35,7 @@ function withResume(error: unknown, resume: ResumeFrom): unknown {
     error.resumeFrom === undefined
   ) {
     error.resumeFrom = resume;
-    error.message += ` To resume the walk, call list() again with ${describeResume(resume)}.`;
+    error.message += ` To resume the walk, ${describeResume(resume)}.`;
   }
   return error;
 }
@@ -60,11 +67,14 @@ export interface OffsetListSpec<Body> {
   readonly options: RequestOptions | undefined;
 }
 
-/** Returns the function that loads one page of an offset list. */
+/**
+ * Returns the function that loads the first page of an offset list; the pages it returns load
+ * the next ones, whose errors say where to resume.
+ */
 export function offsetLoader<Item, Body>(
   spec: OffsetListSpec<Body>,
 ): (params: OffsetPageParams) => Promise<OffsetPage<Item>> {
-  const load = async (params: OffsetPageParams): Promise<OffsetPage<Item>> => {
+  const load = async (params: OffsetPageParams, walking: boolean): Promise<OffsetPage<Item>> => {
     try {
       const { data, response } = await spec.http.request({
         method: 'GET',
@@ -73,12 +83,18 @@ export function offsetLoader<Item, Body>(
         schema: spec.schema,
         options: spec.options,
       });
-      return new OffsetPage<Item>({ items: itemsOf<Item>(data, spec.key), response, params, load });
+      return new OffsetPage<Item>({
+        items: itemsOf<Item>(data, spec.key),
+        response,
+        params,
+        load: loadNext,
+      });
     } catch (error) {
-      throw withResume(error, { offset: params.offset });
+      throw walking ? withResume(error, { offset: params.offset }) : error;
     }
   };
-  return load;
+  const loadNext = (params: OffsetPageParams) => load(params, true);
+  return (params) => load(params, false);
 }
 
 /** What a cursor list needs to load its pages: the offset list's, and its filters if any. */
@@ -89,7 +105,10 @@ export interface CursorListSpec<Body> extends OffsetListSpec<Body> {
   readonly start?: Readonly<Record<string, QueryValue>>;
 }
 
-/** Returns the function that loads one page of a cursor list, refusing a repeated cursor. */
+/**
+ * Returns the function that loads one page of a cursor list, refusing a repeated cursor. The
+ * first page is depth 0; the error of a later page says where to resume.
+ */
 export function cursorLoader<Item, Body>(
   spec: CursorListSpec<Body>,
 ): (params: CursorPageParams, depth: number) => Promise<CursorPage<Item>> {
@@ -129,7 +148,7 @@ export function cursorLoader<Item, Body>(
         load,
       });
     } catch (error) {
-      throw withResume(error, resume);
+      throw depth > 0 ? withResume(error, resume) : error;
     }
   };
   return load;
@@ -142,14 +161,16 @@ export interface KeysetListSpec<Body> extends OffsetListSpec<Body> {
 }
 
 /**
- * Returns the function that loads one page of a contacts or deals list: by cursor when given,
- * else by offset; a `nextCursor` already followed in the same walk is an error, not a loop.
+ * Returns the function that loads the first page of a contacts or deals list: by cursor when
+ * given, else by offset; a `nextCursor` already followed in the same walk is an error, not a
+ * loop. The pages it returns load the next ones, whose errors say where to resume: by the
+ * cursor the walk was following, or by offset against a service that sends none.
  */
 export function keysetLoader<Item, Body>(
   spec: KeysetListSpec<Body>,
 ): (params: KeysetPageParams) => Promise<KeysetPage<Item>> {
   const followed = new Set<string>();
-  const load = async (params: KeysetPageParams): Promise<KeysetPage<Item>> => {
+  const load = async (params: KeysetPageParams, walking: boolean): Promise<KeysetPage<Item>> => {
     const resume: ResumeFrom =
       params.cursor === undefined ? { offset: params.offset } : { cursor: params.cursor };
     const query =
@@ -181,11 +202,12 @@ export function keysetLoader<Item, Body>(
         response,
         params,
         nextCursor,
-        load,
+        load: loadNext,
       });
     } catch (error) {
-      throw withResume(error, resume);
+      throw walking ? withResume(error, resume) : error;
     }
   };
-  return load;
+  const loadNext = (params: KeysetPageParams) => load(params, true);
+  return (params) => load(params, false);
 }
