@@ -1,7 +1,11 @@
 // Every code block marked runnable in a README of the repository is run here, so that an example
 // readers copy cannot rot. A block opened with "```js runnable" must exit 0; one opened with
 // "```js runnable webhook-receiver" must listen on PORT, accept a signed FollowUp delivery on
-// /webhooks/followup, refuse forged and garbled ones with a 4xx, and stay up throughout.
+// /webhooks/followup, refuse forged and garbled ones with a 4xx, and stay up throughout. One
+// opened with "```js runnable against-server" must exit 0 against the server `npm start` starts
+// (`followup-server start --demo`), given the environment that the ```sh block just before it
+// exports: FOLLOWUP_BASE_URL the server's address (as `npm start` prints it, the port aside:
+// this one listens on a free port) and FOLLOWUP_TOKEN the demo token it printed.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +14,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signPayload } from '@followup/webhooks';
 import { describe, expect, it } from 'vitest';
+import { scratchDataDir } from './processes.js';
+import { startServer } from './server-process.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const readmes = [
@@ -21,11 +27,34 @@ const readmes = [
   ),
 ];
 
-/** @returns {Array<{ file: string, line: number, kind: string, code: string }>} */
+/**
+ * The variables a ```sh block exports (`export NAME=value`, a comment after the value ignored).
+ *
+ * @param {string[]} lines the block's lines
+ * @returns {Record<string, string>}
+ */
+function exportsOf(lines) {
+  const exported = {};
+  for (const line of lines) {
+    const match = /^export ([A-Z_][A-Z0-9_]*)=(\S*)/.exec(line.trim());
+    if (match) exported[match[1]] = match[2];
+  }
+  return exported;
+}
+
+/** @returns {Array<{ file: string, line: number, kind: string, code: string, setUp: Record<string, string> }>} */
 function runnableBlocks(file) {
   const blocks = [];
   const lines = readFileSync(file, 'utf8').split('\n');
+  /** What the last ```sh block before this point exports. */
+  let setUp = {};
   for (let index = 0; index < lines.length; index++) {
+    if (/^```(sh|bash)\s*$/.test(lines[index])) {
+      const end = lines.indexOf('```', index + 1);
+      setUp = exportsOf(lines.slice(index + 1, end));
+      index = end;
+      continue;
+    }
     const open = /^```js runnable(?: (\S+))?\s*$/.exec(lines[index]);
     if (!open) continue;
     const end = lines.indexOf('```', index + 1);
@@ -34,10 +63,39 @@ function runnableBlocks(file) {
       line: index + 1,
       kind: open[1] ?? 'script',
       code: lines.slice(index + 1, end).join('\n'),
+      setUp,
     });
     index = end;
   }
   return blocks;
+}
+
+/**
+ * Runs an against-server block to its end against `followup-server start --demo` (what `npm
+ * start` runs) on a scratch data directory, with the environment its set-up exports, the values
+ * the reader would paste in replaced by the server's.
+ */
+async function runAgainstServer(block) {
+  expect(Object.keys(block.setUp), 'the sh block before it exports both').toEqual(
+    expect.arrayContaining(['FOLLOWUP_BASE_URL', 'FOLLOWUP_TOKEN']),
+  );
+  const scratch = scratchDataDir('readme');
+  const server = await startServer(scratch.storage);
+  try {
+    // The address npm start listens on, but for the port: this server took a free one.
+    const shown = new URL(block.setUp.FOLLOWUP_BASE_URL);
+    shown.port = new URL(server.url).port;
+    expect(shown.origin).toBe(server.url);
+    const running = start(block, { FOLLOWUP_BASE_URL: server.url, FOLLOWUP_TOKEN: server.token });
+    try {
+      expect(await running.exited, running.output()).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  } finally {
+    await server.stop();
+    scratch.remove();
+  }
 }
 
 async function freePort() {
@@ -100,6 +158,7 @@ describe('runnable README blocks', () => {
       expect.arrayContaining([
         'packages/webhooks/README.md webhook-receiver',
         'packages/sdk/README.md webhook-receiver',
+        'packages/sdk/README.md against-server',
       ]),
     );
   });
@@ -107,6 +166,7 @@ describe('runnable README blocks', () => {
   it.each(blocks.map((block) => [`${relative(root, block.file)}:${block.line}`, block]))(
     '%s',
     async (_name, block) => {
+      if (block.kind === 'against-server') return runAgainstServer(block);
       const secret = 'whsec_readme_block_test';
       const port = await freePort();
       const running = start(block, { PORT: String(port), FOLLOWUP_WEBHOOK_SECRET: secret });
