@@ -73,9 +73,9 @@ const batchSize = 500;
 
 /**
  * Adds demo contacts, and a deal for every second one, straight into the database in batches of
- * 500 (one transaction each): a bulk load, so no `contact.created` events are written for them.
- * The contacts are dated one minute apart, ending now, so they list before anything created
- * afterwards. Used by `followup-server seed` and `start --demo`.
+ * 500 (one transaction each): a bulk load, so no events (`contact.created`, `deal.created`) are
+ * written for them. The contacts are dated one minute apart, ending now, so they list before
+ * anything created afterwards. Used by `followup-server seed` and `start --demo`.
  *
  * @example
  * ```ts

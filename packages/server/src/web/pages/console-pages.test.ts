@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
 import { transactionsSettled } from '../../../test/support/database.js';
@@ -62,6 +63,18 @@ describe('Users page', () => {
 
 describe('Webhook endpoints and deliveries pages', () => {
   const server = useTestServer();
+
+  it('says in the empty states that every event kind makes a delivery, not only a new contact', async () => {
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    for (const path of ['/webhook-endpoints', '/deliveries']) {
+      const page = await browser.get(path);
+      expect(page.statusCode).toBe(200);
+      const empty = /<p class="notice">([\s\S]*?)<\/p>/.exec(page.body)?.[1] ?? '';
+      expect(empty, path).toMatch(/^No (endpoints|deliveries) yet\./);
+      for (const kind of WEBHOOK_EVENT_KINDS) expect(empty, path).toContain(kind);
+      expect(empty, path).not.toContain('new contact');
+    }
+  });
 
   it('adds an endpoint with its secret shown once, rotates it, disables and enables it', async () => {
     const browser = await consoleBrowser(server(), 'ADMIN');

@@ -20,6 +20,7 @@ import {
   when,
   withPageErrors,
 } from './page-helpers.js';
+import { eventKindsText } from './webhook-endpoints-pages.js';
 
 const listTemplate = defineTemplate<{
   deliveries: DeliveryInfo[];
@@ -61,8 +62,7 @@ ${listTable({
 <td><%= delivery.attempts %></td>
 <td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
 <td><%= it.when(delivery.createdAt) %></td>`,
-  empty:
-    "<%= it.filters.endpoint || it.filters.state ? 'No delivery matches these filters.' : 'No deliveries yet. Add a webhook endpoint; each new contact then makes one delivery per endpoint.' %>",
+  empty: `<% if (it.filters.endpoint || it.filters.state) { %>No delivery matches these filters.<% } else { %>No deliveries yet. Add a webhook endpoint; each event then makes one delivery to every endpoint that takes its kind (${eventKindsText}).<% } %>`,
 })}
 ${pagingPartial}
 <% if (it.endpoints.length > 0) { %>

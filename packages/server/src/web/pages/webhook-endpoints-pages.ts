@@ -29,6 +29,12 @@ interface SecretFlash {
   previousSecretUntil: string | null;
 }
 
+/**
+ * @internal The event kinds an endpoint can take, as the empty states name them (template
+ * source: each kind in `<code>`; kinds are lower-case words and dots, nothing to escape).
+ */
+export const eventKindsText = deliverableEvents.map((kind) => `<code>${kind}</code>`).join(', ');
+
 // The one-time secret after Add endpoint or Rotate secret (data: `it.secret`).
 const secretPartial = `<% if (it.secret) { %>
 <section class="notice warning" aria-labelledby="secret-heading">
@@ -75,7 +81,7 @@ const listTemplate = defineTemplate<{
   when: (iso: string | null | undefined) => string;
 }>(`
 <h1>Webhook endpoints</h1>
-<p>URLs that receive signed webhooks when contacts and deals change.</p>
+<p>URLs that receive a signed webhook for each event of the kinds they take: contacts and deals created, updated and deleted, inbox messages received, EHR receipts recorded.</p>
 <form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
 ${secretPartial}
 ${listTable({
@@ -89,7 +95,7 @@ ${listTable({
 <td><%= it.when(endpoint.createdAt) %></td>
 <td>
 ${actionsPartial}</td>`,
-  empty: 'No endpoints yet. Add one to receive a webhook for each new contact.',
+  empty: `No endpoints yet. Add one to receive a signed webhook for each event of the kinds it takes, every kind unless you choose some: ${eventKindsText}.`,
 })}
 ${pagingPartial}
 `);
