@@ -5,11 +5,14 @@
 // through scripts/testing/on-node.mjs), typedoc (warnings are errors) and the package checks
 // (publint, attw, installing the packed tarball). A failure never hides the rest: turbo goes on with every task
 // whose dependencies succeeded. The run ends with a summary naming each suite, its counts and what
-// did not run (and why), then one line counting every test that ran; the exit code is non-zero
-// on any failure.
+// did not run (and why): whole suites, and the parts of suites that their vitest configs left out
+// (the server's PostgreSQL half without FOLLOWUP_TEST_DATABASE_URL, the browser tests without
+// Chromium, recorded by testing/not-run-reporter.mjs), then one line counting every test that
+// ran; the exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { notRunFileOf } from './testing/not-run-reporter.mjs';
 import { nodePrefix, provisionNode } from './testing/on-node.mjs';
 import { buildTestSummary, reportFileOf } from './testing/test-summary.mjs';
 
@@ -36,7 +39,7 @@ for (const folder of ['packages', 'examples']) {
 for (const workspace of workspaces) {
   if (!existsSync(workspace)) continue;
   for (const name of readdirSync(workspace)) {
-    if (/^test-results(\.[\w-]+)?\.json$/.test(name))
+    if (/^test-results(\.[\w-]+)*\.json$/.test(name))
       rmSync(join(workspace, name), { force: true });
   }
 }
@@ -94,6 +97,10 @@ const summary = buildTestSummary({
   readReport: (task) => {
     const file = join(root, task.directory, reportFileOf(task));
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  },
+  readNotRun: (task) => {
+    const file = join(root, task.directory, notRunFileOf(reportFileOf(task)));
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).notRun : undefined;
   },
 });
 for (const line of summary.lines) console.log(line);

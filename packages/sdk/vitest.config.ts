@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { browserTestsNotRun, notRunReporter } from '../../scripts/testing/not-run-reporter.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -14,7 +15,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The report npm test counts; test:node22 names its own with --outputFile.json.
-    reporters: ['default', 'json'],
+    // What this run left out, and why, beside the report, for npm test's summary to name.
+    reporters: ['default', 'json', notRunReporter({ parts: browserTestsNotRun() })],
     outputFile: { json: 'test-results.json' },
     // test/memory.test.ts forces garbage collections to check that a walk lets go of its pages.
     execArgv: ['--expose-gc'],

@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import {
+  browserTestsNotRun,
+  notRunReporter,
+  postgresHalfNotRun,
+} from '../../scripts/testing/not-run-reporter.mjs';
 
 // The whole suite runs once per storage driver: always on embedded PGlite (in memory), and on
 // PostgreSQL too when FOLLOWUP_TEST_DATABASE_URL is set (CI sets it through
@@ -14,7 +19,17 @@ if (process.env.CI && process.env.CI !== 'false' && drivers.length === 1) {
 
 export default defineConfig({
   test: {
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // What this run left out, and why, beside the report, for npm test's summary to name.
+    reporters: [
+      'default',
+      ['json', { outputFile: 'test-results.json' }],
+      notRunReporter({
+        parts: [
+          ...postgresHalfNotRun(process.env.FOLLOWUP_TEST_DATABASE_URL),
+          ...browserTestsNotRun(),
+        ],
+      }),
+    ],
     // A PGlite instance costs hundreds of MB and the machine is shared: two files at a time.
     maxWorkers: 2,
     // One migrated PGlite for the run; each file opens a copy (test/support/pglite-template.ts).

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { browserTestsNotRun, notRunReporter } from '../../scripts/testing/not-run-reporter.mjs';
 
 export default defineConfig({
   test: {
@@ -9,7 +10,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The report npm test counts; test:node22 names its own with --outputFile.json.
-    reporters: ['default', 'json'],
+    // What this run left out, and why, beside the report, for npm test's summary to name.
+    reporters: ['default', 'json', notRunReporter({ parts: browserTestsNotRun() })],
     outputFile: { json: 'test-results.json' },
   },
 });

@@ -2,7 +2,6 @@
 // when it is missing (never in CI), and how to launch it headless with playwright-core on a
 // machine without outside network.
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 
 /** The Chromium binary: CHROMIUM_PATH, or Debian's. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,8 +18,13 @@ export function chromiumAvailable() {
   return available;
 }
 
-/** Launches headless Chromium with the flags that keep it off the (closed) network. */
-export function launchChromium() {
+/**
+ * Launches headless Chromium with the flags that keep it off the (closed) network. playwright-core
+ * is loaded here, not when this module is: the vitest configs import `chromiumAvailable` to say
+ * whether the browser tests run (not-run-reporter.mjs), and need no browser driver for that.
+ */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: chromiumPath,
     args: [

@@ -1,7 +1,10 @@
 // The summary `npm test` prints after turbo: every suite (each workspace's test task, and the
 // other tasks: lint, build, typecheck, docs, check:package), what became of it, the test counts
-// from its vitest JSON report, and what did not run and why. Kept apart from scripts/test-all.mjs,
-// which runs the commands, so that it can be tested on made-up runs.
+// from its vitest JSON report, and what did not run and why: whole suites (a dependency failed)
+// and the parts of suites their configuration left out (the server's PostgreSQL half without
+// FOLLOWUP_TEST_DATABASE_URL, the browser tests without Chromium: not-run-reporter.mjs). Kept
+// apart from scripts/test-all.mjs, which runs the commands, so that it can be tested on made-up
+// runs.
 
 /**
  * @typedef {object} PlannedTask A task of turbo's plan (`turbo run … --dry=json`).
@@ -23,12 +26,15 @@
  * @property {number} [numPendingTests]
  * @property {number} [numTodoTests]
  *
+ * @typedef {import('./not-run-reporter.mjs').NotRunPart} NotRunPart
+ *
  * @typedef {object} Suite One line of the summary.
  * @property {string} taskId
  * @property {'passed' | 'failed' | 'not run'} outcome
  * @property {boolean} cached
  * @property {string | undefined} why for a failure or a task that did not run
  * @property {{ passed: number, failed: number, skipped: number } | undefined} counts for a test task
+ * @property {NotRunPart[]} notRun the parts of a test task that its run left out, and why
  */
 
 const NONEXISTENT = '<NONEXISTENT>';
@@ -41,9 +47,11 @@ const NONEXISTENT = '<NONEXISTENT>';
  * @param {ExecutedTask[]} input.executed the tasks turbo started (a task it never started is absent)
  * @param {(task: PlannedTask) => VitestReport | undefined} input.readReport the test report a test
  *   task wrote in this run, if any
+ * @param {(task: PlannedTask) => NotRunPart[] | undefined} [input.readNotRun] what a test task
+ *   that ran recorded as left out of it, if anything (not-run-reporter.mjs)
  * @returns {{ suites: Suite[], totals: { passed: number, failed: number, skipped: number }, ok: boolean, lines: string[] }}
  */
-export function buildTestSummary({ planned, executed, readReport }) {
+export function buildTestSummary({ planned, executed, readReport, readNotRun = () => undefined }) {
   const tasks = planned.filter((task) => task.command !== NONEXISTENT);
   const byId = new Map(planned.map((task) => [task.taskId, task]));
   const ran = new Map(executed.map((task) => [task.taskId, task]));
@@ -84,13 +92,17 @@ export function buildTestSummary({ planned, executed, readReport }) {
         why:
           blockers.length > 0 ? `${blockers.join(', ')} failed` : 'turbo stopped before it started',
         counts: undefined,
+        notRun: [],
       });
       continue;
     }
     let outcome = execution.exitCode === 0 ? 'passed' : 'failed';
     let why = outcome === 'failed' ? `exit code ${execution.exitCode ?? 'unknown'}` : undefined;
     let counts;
+    /** @type {NotRunPart[]} */
+    let notRun = [];
     if (isTestTask(task)) {
+      notRun = readNotRun(task) ?? [];
       const report = readReport(task);
       if (report === undefined) {
         if (outcome === 'passed') {
@@ -112,7 +124,7 @@ export function buildTestSummary({ planned, executed, readReport }) {
         }
       }
     }
-    suites.push({ taskId: task.taskId, outcome, cached, why, counts });
+    suites.push({ taskId: task.taskId, outcome, cached, why, counts, notRun });
   }
 
   const problems = suites.filter((suite) => suite.outcome !== 'passed');
@@ -128,13 +140,28 @@ export function buildTestSummary({ planned, executed, readReport }) {
     }
     if (suite.cached) line += ' (cached)';
     if (suite.why !== undefined) line += ` (${suite.why})`;
+    if (suite.notRun.length > 0) {
+      line += ` (not run: ${suite.notRun.map((each) => each.part).join(', ')})`;
+    }
     lines.push(line);
   }
   const count = (outcome) => suites.filter((suite) => suite.outcome === outcome).length;
+  const inPart = suites.filter((suite) => suite.notRun.length > 0).length;
   lines.push('');
   lines.push(
-    `Suites: ${count('passed')} passed, ${count('failed')} failed, ${count('not run')} not run`,
+    `Suites: ${count('passed')} passed, ${count('failed')} failed, ${count('not run')} not run` +
+      (inPart > 0 ? `; ${inPart} ran in part` : ''),
   );
+  // Everything that did not run, in one place: whole suites, then the parts of those that ran.
+  const notRunLines = [
+    ...suites
+      .filter((suite) => suite.outcome === 'not run')
+      .map((suite) => `  ${suite.taskId} (${suite.why})`),
+    ...suites.flatMap((suite) =>
+      suite.notRun.map((each) => `  ${suite.taskId}: ${each.part} (${each.why})`),
+    ),
+  ];
+  if (notRunLines.length > 0) lines.push('Not run:', ...notRunLines);
   if (noTests) lines.push('No test ran.');
   lines.push(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return { suites, totals, ok, lines };

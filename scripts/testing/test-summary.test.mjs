@@ -121,6 +121,56 @@ describe('buildTestSummary', () => {
     expect(summary.lines.at(-1)).toBe('Tests: 0 passed, 0 failed, 0 skipped');
   });
 
+  it('names the parts of suites that did not run and why, where it used to say 0 not run', () => {
+    const pgHalf = { part: 'the PostgreSQL half', why: 'FOLLOWUP_TEST_DATABASE_URL is unset' };
+    const browser = { part: 'the browser tests', why: 'no Chromium at /usr/bin/chromium' };
+    const notRun = { server: [pgHalf, browser], sdk: [browser], webhooks: [] };
+    const summary = buildTestSummary({
+      planned,
+      executed: planned.map((task) => ran(task.taskId, 0)),
+      readReport: () => report(10),
+      readNotRun: (task) => notRun[task.package],
+    });
+    // Parts left out by the test's own configuration are no failure.
+    expect(summary.ok).toBe(true);
+    const byId = Object.fromEntries(summary.suites.map((suite) => [suite.taskId, suite]));
+    expect(byId['server#test']).toMatchObject({ outcome: 'passed', notRun: [pgHalf, browser] });
+    expect(byId['webhooks#test'].notRun).toEqual([]);
+    expect(summary.lines.find((line) => line.includes('server#test'))).toMatch(
+      /passed: 10 passed, 0 failed, 0 skipped \(not run: the PostgreSQL half, the browser tests\)$/,
+    );
+    expect(summary.lines).toContain('Suites: 8 passed, 0 failed, 0 not run; 2 ran in part');
+    const notRunAt = summary.lines.indexOf('Not run:');
+    expect(summary.lines.slice(notRunAt + 1, notRunAt + 4)).toEqual([
+      '  sdk#test: the browser tests (no Chromium at /usr/bin/chromium)',
+      '  server#test: the PostgreSQL half (FOLLOWUP_TEST_DATABASE_URL is unset)',
+      '  server#test: the browser tests (no Chromium at /usr/bin/chromium)',
+    ]);
+    expect(summary.lines.at(-1)).toBe('Tests: 30 passed, 0 failed, 0 skipped');
+  });
+
+  it('lists whole suites that did not run with the parts, each with why', () => {
+    const summary = buildTestSummary({
+      planned,
+      executed: [ran('//#lint', 0), ran('webhooks#build', 0), ran('webhooks#test', 0)],
+      readReport: () => report(4),
+      readNotRun: (task) =>
+        task.package === 'webhooks' ? [{ part: 'the browser tests', why: 'no Chromium' }] : [],
+    });
+    const notRunAt = summary.lines.indexOf('Not run:');
+    expect(notRunAt).toBeGreaterThan(0);
+    const listed = summary.lines.slice(notRunAt + 1, summary.lines.length - 1);
+    // In the order of the summary: test tasks first.
+    expect(listed).toEqual([
+      '  sdk#test (turbo stopped before it started)',
+      '  server#test (turbo stopped before it started)',
+      '  sdk#build (turbo stopped before it started)',
+      '  server#build (turbo stopped before it started)',
+      '  server#docs (turbo stopped before it started)',
+      '  webhooks#test: the browser tests (no Chromium)',
+    ]);
+  });
+
   it('says when turbo stopped before a task started for another reason', () => {
     const summary = buildTestSummary({
       planned,
