@@ -139,6 +139,11 @@ export {
   updateContactInputSchema,
 } from './schemas/contact.js';
 export {
+  type ContactErasure,
+  contactErasureSchema,
+  ERASED_VALUE,
+} from './schemas/contact-erasure.js';
+export {
   type ContactBatchResponse,
   type ContactBatchResult,
   type ContactChange,
@@ -227,9 +232,12 @@ export {
 export {
   type ContactCreatedEvent,
   type ContactDeletedEvent,
+  type ContactErasedEvent,
   type ContactUpdatedEvent,
   contactCreatedEventSchema,
   contactDeletedEventSchema,
+  contactErasedEventSchema,
+  contactErasedSchema,
   contactUpdatedEventSchema,
   type DealCreatedEvent,
   type DealDeletedEvent,

@@ -115,6 +115,29 @@ describe('client.webhooks.handler (Web)', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('hands contact.erased, id only, to its typed handler, not to "*"', async () => {
+    const erased: string[] = [];
+    const others: unknown[] = [];
+    const handler = client.webhooks.handler({
+      secret: SECRET,
+      on: {
+        'contact.erased': (event) => {
+          // Typed per kind: data carries the id.
+          erased.push(event.data.id);
+        },
+        '*': (event) => others.push(event),
+      },
+    });
+    const body = delivery('dlv_e', 'contact.erased', { id: 'con_1' });
+    expect((await handler(post(body, signed(body)))).status).toBe(204);
+    expect(erased).toEqual(['con_1']);
+    expect(others).toEqual([]);
+    // An erased event without its id is not a contact.erased event.
+    const idless = delivery('dlv_e2', 'contact.erased', {});
+    expect((await handler(post(idless, signed(idless)))).status).toBe(400);
+    expect(erased).toEqual(['con_1']);
+  });
+
   it('gives kinds without a handler, and kinds it does not know, to "*"; without "*" it acknowledges them', async () => {
     const { handler, seen } = recorder();
     const merged = delivery('dlv_m', 'contact.merged', { id: 'con_1', into: 'con_2' });

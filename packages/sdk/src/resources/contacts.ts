@@ -1,4 +1,4 @@
-import type { APIPromise } from '../api-promise.js';
+import { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors.js';
 import type { HttpClient } from '../internal/http-client.js';
@@ -13,6 +13,7 @@ import {
   type Lifecycle,
   type UpdateContactInput,
 } from '../schemas/contact.js';
+import { type ContactErasure, contactErasureSchema } from '../schemas/contact-erasure.js';
 import {
   type ContactBatchResult,
   contactBatchResponseSchema,
@@ -20,7 +21,7 @@ import {
 } from '../schemas/contact-sync.js';
 import { CONTACT_BATCH_MAX } from '../wire/limits.js';
 import { ContactSync, type ContactSyncParams } from './contact-sync.js';
-import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
+import { CrudResource, type KeysetListParams, keysetList, pathId } from './crud-resource.js';
 
 /**
  * Options of `client.contacts.upsertMany()`.
@@ -60,7 +61,7 @@ export interface ContactListParams extends KeysetListParams {
 }
 
 /**
- * `client.contacts`: list, get, create, update, delete and count contacts.
+ * `client.contacts`: list, get, create, update, delete, erase and count contacts.
  *
  * @example
  * ```ts
@@ -193,6 +194,37 @@ export class Contacts extends CrudResource<
       params?.onProgress?.({ done: start + chunk.length, total: items.length });
     }
     return results;
+  }
+
+  /**
+   * Erases a person (`POST /api/contacts/{id}/erase`, capability `contacts.delete`): deletes the
+   * contact and its deals as `delete()` does, then replaces every stored copy of its values by
+   * `"[erased]"` (its events and their `previousAttributes`, its deals' titles, webhook bodies
+   * pending and sent and their stored answers, audit details, inbox messages from its e-mail
+   * addresses, stored answers of idempotent requests), in one transaction, keeping ids, kinds
+   * and times. Subscribers receive `contact.erased` with the id only. EHR receipts that mention
+   * the contact are kept as received, and listed in `kept.ehrReceipts`.
+   *
+   * A contact deleted earlier can be erased too, as long as stored events still carry its id;
+   * erasing again answers zero counts.
+   *
+   * @throws {@link NotFoundError} when no contact and no stored event has this id.
+   * @throws {@link PermissionDeniedError} without `contacts.delete` (ADMIN only).
+   * @example
+   * ```ts
+   * const erasure = await client.contacts.erase('con_01J…');
+   * console.log(erasure.erased.events, 'events erased;', erasure.kept.ehrReceipts, 'receipts kept');
+   * ```
+   */
+  erase(id: string, options?: RequestOptions): APIPromise<ContactErasure> {
+    return new APIPromise(
+      this.http.request({
+        method: 'POST',
+        path: `/api/contacts/${pathId(id)}/erase`,
+        schema: contactErasureSchema,
+        options,
+      }),
+    );
   }
 
   /**

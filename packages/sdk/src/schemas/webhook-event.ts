@@ -119,6 +119,31 @@ export const contactUpdatedEventSchema = updatedEventSchema('contact.updated', c
  */
 export const contactDeletedEventSchema = eventSchema('contact.deleted', contactSchema);
 /**
+ * Schema of the `data` of a `contact.erased` event: the erased contact's id, nothing else.
+ *
+ * @example
+ * ```ts
+ * contactErasedSchema.parse({ id: 'con_01J…' });
+ * ```
+ */
+export const contactErasedSchema = z.looseObject({
+  /** The id (`con_…`) of the contact whose stored values were erased. */
+  id: z.string().min(1),
+});
+
+/**
+ * Schema of a `contact.erased` event: every stored copy of a contact's values was replaced by
+ * `"[erased]"` (`POST /api/contacts/{id}/erase`). `data` carries the id only: forget the person
+ * in every copy you keep, the values of earlier events included.
+ *
+ * @example
+ * ```ts
+ * const event = contactErasedEventSchema.parse(JSON.parse(rawBody));
+ * await replica.forget(event.data.id);
+ * ```
+ */
+export const contactErasedEventSchema = eventSchema('contact.erased', contactErasedSchema);
+/**
  * Schema of a `deal.created` event: `data` is the new deal.
  *
  * @example
@@ -182,6 +207,8 @@ export const webhookEventSchemas = {
   'contact.updated': contactUpdatedEventSchema,
   /** {@link contactDeletedEventSchema} */
   'contact.deleted': contactDeletedEventSchema,
+  /** {@link contactErasedEventSchema} */
+  'contact.erased': contactErasedEventSchema,
   /** {@link dealCreatedEventSchema} */
   'deal.created': dealCreatedEventSchema,
   /** {@link dealUpdatedEventSchema} */
@@ -206,6 +233,7 @@ export const knownWebhookEventSchema = z.discriminatedUnion('event', [
   contactCreatedEventSchema,
   contactUpdatedEventSchema,
   contactDeletedEventSchema,
+  contactErasedEventSchema,
   dealCreatedEventSchema,
   dealUpdatedEventSchema,
   dealDeletedEventSchema,
@@ -240,6 +268,15 @@ export type ContactUpdatedEvent = z.infer<typeof contactUpdatedEventSchema>;
  * ```
  */
 export type ContactDeletedEvent = z.infer<typeof contactDeletedEventSchema>;
+/**
+ * A `contact.erased` event: `data.id` is the contact whose values were erased.
+ *
+ * @example
+ * ```ts
+ * const onErased = (event: ContactErasedEvent) => replica.forget(event.data.id);
+ * ```
+ */
+export type ContactErasedEvent = z.infer<typeof contactErasedEventSchema>;
 /**
  * A `deal.created` event.
  *

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'contact.erased',
   'deal.created',
   'deal.updated',
   'deal.deleted',

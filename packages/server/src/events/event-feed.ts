@@ -18,6 +18,7 @@ export const eventKindCapabilities: Readonly<Record<WebhookEventKind, Capability
   'contact.created': 'contacts.read',
   'contact.updated': 'contacts.read',
   'contact.deleted': 'contacts.read',
+  'contact.erased': 'contacts.read',
   'deal.created': 'deals.read',
   'deal.updated': 'deals.read',
   'deal.deleted': 'deals.read',
