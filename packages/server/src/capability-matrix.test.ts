@@ -55,6 +55,12 @@ const routes: {
     capability: 'contacts.delete',
     success: 204,
   },
+  {
+    method: 'POST',
+    url: (f) => `/api/contacts/${f.contactId}/erase`,
+    capability: 'contacts.delete',
+    success: 200,
+  },
   { method: 'GET', url: '/api/deals', capability: 'deals.read', success: 200 },
   { method: 'GET', url: '/api/deals/count', capability: 'deals.read', success: 200 },
   { method: 'GET', url: (f) => `/api/deals/${f.dealId}`, capability: 'deals.read', success: 200 },

@@ -18,6 +18,7 @@ describe('API reference', () => {
       '/api/contacts/changes',
       '/api/contacts/count',
       '/api/contacts/{id}',
+      '/api/contacts/{id}/erase',
       '/api/deals',
       '/api/deals/count',
       '/api/deals/{id}',

@@ -13,6 +13,7 @@ import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
 import { contactBatchRoute } from './contact-batch.js';
 import { contactChangesRoute } from './contact-changes.js';
+import { contactEraseRoute } from './contact-erase.js';
 import { dealStorage } from './deals.js';
 import {
   itemColumns,
@@ -26,7 +27,8 @@ import {
  * contacts.write) and delete (contacts.delete). Every change writes a `contact.created`,
  * `contact.updated` or `contact.deleted` event into the outbox in its own transaction; a delete
  * removes the contact's deals too (a `deal.deleted` event each) and is audited as
- * `contact.deleted`.
+ * `contact.deleted`. `POST /api/contacts/{id}/erase` (contacts.delete) erases a person (see
+ * `erasure/contact-erasure.ts`).
  */
 export function contactRoutes(options: {
   database: Database;
@@ -36,8 +38,33 @@ export function contactRoutes(options: {
   /** Told after a change committed its event. */
   onOutboxEvent?: () => void;
 }): FastifyPluginAsync {
+  const { onOutboxEvent } = options;
+  return resourceRoutes(
+    {
+      ...contactDefinition(options),
+      moreRoutes(app, records) {
+        contactChangesRoute(app, records, options);
+        contactBatchRoute(app, records, { ...options, onOutboxEvent });
+        contactEraseRoute(app, options);
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * @internal What a contact is, for the routes and for the actions that run outside them (a
+ * contact's erasure through the CLI deletes it as `DELETE /api/contacts/{id}` does): table,
+ * fields, schemas, capabilities, events, and the delete that takes its deals along.
+ */
+export function contactDefinition(options: {
+  clock: Clock;
+  newId: IdGenerator;
+  /** Told after a change committed its event. */
+  onOutboxEvent?: (() => void) | undefined;
+}): ResourceDefinition {
   const { clock, newId, onOutboxEvent } = options;
-  const definition: ResourceDefinition = {
+  return {
     name: 'contact',
     path: '/api/contacts',
     collection: 'contacts',
@@ -65,10 +92,6 @@ export function contactRoutes(options: {
       search: ['first_name', 'last_name', 'email'],
     },
     changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
-    moreRoutes(app, records) {
-      contactChangesRoute(app, records, options);
-      contactBatchRoute(app, records, { ...options, onOutboxEvent });
-    },
     audited: { created: true, updated: false, deleted: true },
     events: onOutboxEvent ? { onOutboxEvent } : {},
     async beforeDelete(transaction, id) {
@@ -90,5 +113,4 @@ export function contactRoutes(options: {
       return { dealsDeleted: rows.length };
     },
   };
-  return resourceRoutes(definition, options);
 }

@@ -229,6 +229,57 @@ function constraintProblem(definition: ResourceDefinition, error: unknown): unkn
 }
 
 /**
+ * @internal What `DELETE <path>/:id` does, in the caller's transaction: `beforeDelete` (a
+ * contact's deals go first), the delete, the tombstone where the family keeps them, the
+ * `<name>.deleted` audit entry where audited and the `<name>.deleted` event. Throws `not_found`
+ * for an unknown id; answers the record as it was. The route and a contact's erasure share it;
+ * the caller tells `events.onOutboxEvent` after the commit.
+ */
+export async function deleteRecord(
+  transaction: Queryable,
+  options: {
+    definition: ResourceDefinition;
+    actor: AuditActor;
+    id: string;
+    clock: Clock;
+    newId: IdGenerator;
+  },
+): Promise<Record<string, unknown>> {
+  const { definition, actor, id, clock, newId } = options;
+  const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
+  const deleted = await transaction.query(
+    `DELETE FROM ${definition.collection} WHERE id = $1 RETURNING ${itemColumns(definition)}`,
+    [id],
+  );
+  const row = deleted.rows[0];
+  if (!row) throw notFound(definition, id);
+  const tombstones = definition.changes?.tombstones;
+  if (tombstones) {
+    await transaction.query(`INSERT INTO ${tombstones} (id, deleted_at) VALUES ($1, $2)`, [
+      id,
+      new Date(clock.now()),
+    ]);
+  }
+  const name = definition.name;
+  if (definition.audited.deleted) {
+    await recordAuditEntry(
+      transaction,
+      { action: `${name}.deleted`, actor, target: { type: name, id }, metadata },
+      { clock, newId },
+    );
+  }
+  const item = itemFromRow(definition, row);
+  if (definition.events) {
+    await recordOutboxEvent(
+      transaction,
+      { event: `${name}.deleted` as WebhookEventKind, data: item },
+      { clock, newId },
+    );
+  }
+  return item;
+}
+
+/**
  * @internal The routes of one resource family, all behind its capabilities:
  * `GET <path>` (limit/offset list, first key the collection, order `createdAt, id`),
  * `GET <path>/count` (v1.1, when the definition says so), `GET <path>/:id`, `POST <path>` (201,
@@ -672,30 +723,9 @@ export function resourceRoutes(
       async (request, reply) => {
         const { id } = request.params as z.output<typeof idParams>;
         const actor = actorOf(request);
-        await database.transaction(async (transaction) => {
-          const metadata = (await definition.beforeDelete?.(transaction, id)) ?? {};
-          const deleted = await transaction.query(
-            `DELETE FROM ${table} WHERE id = $1 RETURNING ${columns}`,
-            [id],
-          );
-          const row = deleted.rows[0];
-          if (!row) throw notFound(definition, id);
-          const tombstones = definition.changes?.tombstones;
-          if (tombstones) {
-            await transaction.query(`INSERT INTO ${tombstones} (id, deleted_at) VALUES ($1, $2)`, [
-              id,
-              new Date(clock.now()),
-            ]);
-          }
-          await audit(transaction, 'deleted', actor, id, metadata);
-          if (events) {
-            await recordOutboxEvent(
-              transaction,
-              { event: eventKind('deleted'), data: toItem(row) },
-              { clock, newId },
-            );
-          }
-        });
+        await database.transaction((transaction) =>
+          deleteRecord(transaction, { definition, actor, id, clock, newId }),
+        );
         if (events) events.onOutboxEvent?.();
         return reply.code(204).send();
       },
