@@ -20,6 +20,7 @@ import {
   roles,
   type TokenInfo,
 } from '../tokens/account-store.js';
+import { contactCommands } from './contact-commands.js';
 import { retentionOptions } from './edge-options.js';
 import { type CliOptions, required, UsageError } from './usage.js';
 import { userCommands } from './user-commands.js';
@@ -387,4 +388,5 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
     );
   },
   ...userCommands,
+  ...contactCommands,
 };

@@ -85,6 +85,10 @@ Commands:
   deliveries retry --delivery DLV_ID      due again now, with the same id (audited)
   deliveries recover --endpoint WE_ID --since TIME   every failed delivery of the endpoint
                                           since TIME (ISO 8601) due again now, oldest first
+  contacts erase --contact CON_ID         erase a person: delete the contact and its deals, and
+                                          replace every stored copy of its values (events, webhook
+                                          bodies, audit details, inbox messages) by "[erased]";
+                                          lists the EHR receipts that mention it (kept)
   users invite --email E --role ADMIN|MANAGER|AGENT|READONLY [--name N] [--public-url URL]
                                           prints a one-time sign-in link (24 h) once
   users list                              ids, roles, states, sessions, e-mails, names
@@ -133,6 +137,7 @@ export const optionSpec = {
   token: { type: 'string' },
   vendor: { type: 'string' },
   contacts: { type: 'string' },
+  contact: { type: 'string' },
   url: { type: 'string' },
   events: { type: 'string' },
   endpoint: { type: 'string' },
