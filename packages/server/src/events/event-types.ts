@@ -9,7 +9,7 @@ export const eventKindDescriptions: Readonly<Record<WebhookEventKind, string>> =
   'contact.deleted':
     'A contact was deleted (its deals too, each with a deal.deleted event); data is the contact as it was.',
   'contact.erased':
-    "A contact's stored values were erased (POST /api/contacts/{id}/erase): every earlier event about it now carries \"[erased]\" in place of its values; data is the contact's id only.",
+    'A contact\'s stored values were erased (POST /api/contacts/{id}/erase): every earlier event about it now carries "[erased]" in place of its values; data is the contact\'s id only.',
   'deal.created': 'A deal was created; data is the deal.',
   'deal.updated':
     'A deal changed; data is the deal now, previousAttributes the former values of the fields that changed (stage among them when it moved).',
