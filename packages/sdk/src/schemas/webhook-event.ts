@@ -110,7 +110,7 @@ export const contactCreatedEventSchema = eventSchema(
 export const contactUpdatedEventSchema = updatedEventSchema('contact.updated', contactSchema);
 /**
  * Schema of a `contact.deleted` event: `data` is the contact as it was when it was deleted (its
- * deals were deleted with it, each without an event of its own).
+ * deals were deleted with it, each with a `deal.deleted` event of its own).
  *
  * @example
  * ```ts
