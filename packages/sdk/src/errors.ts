@@ -247,8 +247,8 @@ brand(ValidationError, 'ValidationError');
 
 /**
  * 401: the token is missing, malformed, unknown, expired or revoked; {@link APIError.code}
- * says which (`token_missing`, `token_invalid`, `token_expired`, `token_revoked`,
- * `webhook_secret_invalid`).
+ * says which (`token_missing`, `token_malformed` for an `Authorization` header that is not
+ * `Bearer <token>`, `token_invalid`, `token_expired`, `token_revoked`, `webhook_secret_invalid`).
  *
  * @example
  * ```ts

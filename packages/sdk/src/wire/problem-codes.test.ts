@@ -49,6 +49,7 @@ describe('the problem codes of the wire contract', () => {
   it('lists, per status, the codes of the route’s scope, else those of any route', () => {
     expect(problemCodesOf(401, 'bearer')).toEqual([
       'token_missing',
+      'token_malformed',
       'token_invalid',
       'token_expired',
       'token_revoked',

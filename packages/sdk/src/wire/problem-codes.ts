@@ -69,7 +69,12 @@ export const PROBLEM_CODES = Object.freeze({
   invalid_content_length: code(400, 'transport'),
   /** No bearer token was sent. */
   token_missing: code(401, 'bearer'),
-  /** The token is malformed, or its account or secret is unknown. */
+  /**
+   * An `Authorization` header was sent but is not `Bearer <token>`: a token without the scheme,
+   * another scheme (`Basic …`), or the scheme without a token.
+   */
+  token_malformed: code(401, 'bearer'),
+  /** The token does not follow the token grammar, or its account or secret is unknown. */
   token_invalid: code(401, 'bearer'),
   /** The token is past its TTL. */
   token_expired: code(401, 'bearer'),

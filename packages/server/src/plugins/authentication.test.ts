@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { parseToken } from '../tokens/token-format.js';
-import { bearerToken } from './authentication.js';
 
 describe('bearer authentication', () => {
   const server = useTestServer();
@@ -51,11 +50,25 @@ describe('bearer authentication', () => {
     expect((await audit(`BEARER  ${token} `)).statusCode).toBe(200);
   });
 
-  it('answers token_missing without a bearer token', async () => {
-    for (const header of [undefined, '', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz']) {
+  it('answers token_missing without an Authorization header, or with an empty one', async () => {
+    for (const header of [undefined, '']) {
       const response = await audit(header);
       expectUnauthorized(response, 'token_missing');
       expect(response.headers['www-authenticate']).toBe('Bearer realm="followup"');
+    }
+  });
+
+  it('answers token_malformed, saying the scheme must be Bearer, to a header without it', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    for (const header of [token, `Token ${token}`, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ']) {
+      const response = await audit(header);
+      expectUnauthorized(response, 'token_malformed');
+      expect(response.json().detail).toBe(
+        'The Authorization header must use the Bearer scheme: Authorization: Bearer <token>.',
+      );
+      expect(response.headers['www-authenticate']).toBe(
+        'Bearer realm="followup", error="invalid_request"',
+      );
     }
   });
 
@@ -99,14 +112,5 @@ describe('bearer authentication', () => {
     expect((await audit(`Bearer ${token}`)).statusCode).toBe(403);
     server().clock.advance(1000);
     expectUnauthorized(await audit(`Bearer ${token}`), 'token_expired');
-  });
-
-  it('extracts the token of a Bearer header', () => {
-    expect(bearerToken('Bearer abc')).toBe('abc');
-    expect(bearerToken('Bearer\tabc')).toBe('abc');
-    expect(bearerToken('Bearer a b')).toBeUndefined();
-    expect(bearerToken('Token abc')).toBeUndefined();
-    expect(bearerToken(['Bearer a', 'Bearer b'])).toBeUndefined();
-    expect(bearerToken(undefined)).toBeUndefined();
   });
 });

@@ -14,6 +14,7 @@ import type {
 import type { SessionStore, SignedInUser } from '../users/sessions.js';
 import { checkCsrf, loadWebSession, sessionCookieValue } from '../web/web-sessions.js';
 import type { AuthFailureThrottle } from './address-limits.js';
+import { readAuthorizationHeader } from './authorization-header.js';
 import { ProblemError } from './problem.js';
 import { type RateLimiter, rateLimited, rateLimitHeaders } from './rate-limit.js';
 
@@ -58,31 +59,33 @@ declare module 'fastify' {
   }
 }
 
-const details: Record<TokenFailureCode, string> = {
+/** Why a request's credentials were refused: the token's verdict, or a header not `Bearer <token>`. */
+type AuthenticationFailureCode = TokenFailureCode | 'token_malformed';
+
+const details: Record<AuthenticationFailureCode, string> = {
   token_missing: 'This endpoint needs an Authorization: Bearer <token> header.',
+  token_malformed:
+    'The Authorization header must use the Bearer scheme: Authorization: Bearer <token>.',
   token_invalid: 'The bearer token is not valid.',
   token_expired: 'The bearer token has expired. Issue a new one.',
   token_revoked: 'The bearer token has been revoked. Issue a new one.',
 };
 
-/** @internal Reads the token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: string | string[] | undefined): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer[ \t]+(\S*)[ \t]*$/i.exec(header.trim());
-  return match?.[1] || undefined;
-}
+// RFC 6750 section 3.1: which scheme, and what was wrong with the request or its token.
+const challenges: Record<AuthenticationFailureCode, string> = {
+  token_missing: 'Bearer realm="followup"',
+  token_malformed: 'Bearer realm="followup", error="invalid_request"',
+  token_invalid: 'Bearer realm="followup", error="invalid_token"',
+  token_expired: 'Bearer realm="followup", error="invalid_token"',
+  token_revoked: 'Bearer realm="followup", error="invalid_token"',
+};
 
-function unauthorized(code: TokenFailureCode): ProblemError {
-  // RFC 6750: say which scheme, and whether the token presented was bad.
-  const challenge =
-    code === 'token_missing'
-      ? 'Bearer realm="followup"'
-      : 'Bearer realm="followup", error="invalid_token"';
+function unauthorized(code: AuthenticationFailureCode): ProblemError {
   return new ProblemError({
     status: 401,
     code,
     detail: details[code],
-    headers: { 'WWW-Authenticate': challenge },
+    headers: { 'WWW-Authenticate': challenges[code] },
   });
 }
 
@@ -96,8 +99,8 @@ export type RequireCapability = (capability?: Capability) => onRequestAsyncHookH
 /**
  * @internal Installs bearer authentication: `request.principal`, and returns the helper that
  * routes use as their `onRequest` hook. Each token is then rate-limited (429 `rate_limited` with
- * `Retry-After`). A missing, invalid, expired or revoked token is a 401 with
- * its code (never a 403); a valid token whose role lacks the capability is a 403 `forbidden`.
+ * `Retry-After`). A missing, malformed (not `Bearer <token>`), invalid, expired or revoked token is
+ * a 401 with its code (never a 403); a valid token whose role lacks the capability is a 403 `forbidden`.
  */
 export function installAuthentication(
   app: FastifyInstance,
@@ -124,7 +127,10 @@ export function installAuthentication(
         };
       }
     }
-    const token = bearerToken(request.headers.authorization);
+    const presented = readAuthorizationHeader(request.headers.authorization);
+    // Refused before any lookup: a header without the scheme costs no database work.
+    if (presented.kind === 'malformed') throw unauthorized('token_malformed');
+    const token = presented.kind === 'bearer' ? presented.token : undefined;
     // An address that failed too often is refused before its token costs a lookup.
     if (token !== undefined) authFailures?.check(request);
     const result = await accounts.verifyToken(token);

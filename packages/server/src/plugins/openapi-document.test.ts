@@ -81,7 +81,7 @@ describe('the published OpenAPI document', () => {
     expect(inbox['401'].description).toBe('Problem codes: webhook_secret_invalid');
     const contacts = document.paths['/api/contacts'].get.responses;
     expect(contacts['401'].description).toBe(
-      'Problem codes: token_missing, token_invalid, token_expired, token_revoked',
+      'Problem codes: token_missing, token_malformed, token_invalid, token_expired, token_revoked',
     );
     expect(document.components.schemas.Problem.required).toEqual(
       expect.arrayContaining(['type', 'status', 'code', 'requestId']),
