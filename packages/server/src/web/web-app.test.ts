@@ -254,6 +254,84 @@ describe('the web application', () => {
     expect(unknown.rows).toEqual([{ action: 'user.sign_in_failed', target_type: 'email' }]);
   });
 
+  // Each would be a raw 500 in the Location header (Node's ERR_INVALID_CHAR), after the session
+  // and its audit entry were written, with no cookie sent.
+  const unsafeNexts = [
+    '/audit-log\u0001',
+    '/audit-log\r\nSet-Cookie: a=b',
+    '/audit-log\u007f',
+    '/caf\u00e9',
+    '/\u{1f600}',
+    '/x\u2028',
+  ];
+
+  /** Sessions and `user.signed_in` entries of a user: one of each per cookie sent. */
+  async function signInsRecorded(userId: string) {
+    const { database } = server();
+    const sessions = await database.query('SELECT id FROM sessions WHERE user_id = $1', [userId]);
+    const audited = await database.query(
+      `SELECT id FROM audit_entries WHERE action = 'user.signed_in' AND target_id = $1`,
+      [userId],
+    );
+    return { sessions: sessions.rows.length, audited: audited.rows.length };
+  }
+
+  async function expectSignedInAtStart(response: Awaited<ReturnType<typeof postForm>>) {
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/');
+    const cookie = setCookieValue(response.headers, 'followup_session')?.value;
+    expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const home = await server().app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: `followup_session=${cookie}` },
+    });
+    expect(home.statusCode).toBe(200);
+    return `followup_session=${cookie}`;
+  }
+
+  it('signs in to / with its cookie when next has a control or non-ASCII character, leaving no session without one', async () => {
+    const { userId, email, password } = await webSessionFor(server(), 'ADMIN');
+    // webSessionFor started one session of its own.
+    expect(await signInsRecorded(userId)).toEqual({ sessions: 1, audited: 0 });
+    let cookie = '';
+    for (const [index, next] of unsafeNexts.entries()) {
+      cookie = await expectSignedInAtStart(await postForm('/signin', { email, password, next }));
+      expect(await signInsRecorded(userId), next).toEqual({
+        sessions: 2 + index,
+        audited: 1 + index,
+      });
+    }
+    // Signed in, the sign-in page sends the browser on to next: / for these.
+    for (const next of unsafeNexts) {
+      const page = await server().app.inject({
+        method: 'GET',
+        url: `/signin?next=${encodeURIComponent(next)}`,
+        headers: { cookie },
+      });
+      expect(page.statusCode, next).toBe(303);
+      expect(page.headers.location).toBe('/');
+    }
+    // Signed out, the form carries / on.
+    const form = await server().app.inject({
+      method: 'GET',
+      url: `/signin?next=${encodeURIComponent('/audit-log\u0001')}`,
+    });
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('<input type="hidden" name="next" value="/">');
+  });
+
+  it('signs in through a sign-in link to / with its cookie, whatever next it is given', async () => {
+    for (const [index, next] of unsafeNexts.entries()) {
+      const invitation = await invite(`link-${index}@example.com`);
+      const path = `${linkPath(invitation.signInUrl)}?next=${encodeURIComponent(next)}`;
+      await expectSignedInAtStart(
+        await postForm(path, { password: TEST_PASSWORD, confirmation: TEST_PASSWORD, next }),
+      );
+      expect(await signInsRecorded(invitation.id), next).toEqual({ sessions: 1, audited: 1 });
+    }
+  });
+
   it('throttles failed sign-ins per account with a 429 page, refusing even the right password, and audits the burst', async () => {
     const session = await webSessionFor(server(), 'AGENT', { email: 'target@example.com' });
     for (let attempt = 0; attempt < 5; attempt++) {
