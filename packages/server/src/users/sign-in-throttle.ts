@@ -6,7 +6,10 @@ class Throttled extends Error {}
 
 /** How many failed sign-ins each key may have in a window, and the window's length. */
 export interface SignInThrottlePolicy {
-  /** Failures per account (e-mail address) per window. Default 5. */
+  /**
+   * Failures per account per window: per e-mail address as the user lookup compares it, so
+   * every spelling of an address that finds one user shares this limit. Default 5.
+   */
   perAccount: number;
   /** Failures per client address per window. Default 20. */
   perAddress: number;
@@ -27,9 +30,15 @@ export interface SignInKeys {
   address: string;
 }
 
-/** @internal The keys of an attempt: the normalized e-mail address and the client address. */
-export function signInKeys(email: string, address: string): SignInKeys {
-  return { account: `account:${email.trim().toLowerCase()}`, address: `address:${address}` };
+/**
+ * @internal The keys of an attempt: the e-mail address as the user lookup compares it, and the
+ * client address. `lowerEmail` must be the database's `lower()` of the address typed (see
+ * `signInWithPassword`), never JavaScript's `toLowerCase()`: the two disagree (`İ`, a final `Σ`,
+ * and per the database's locale), and every spelling that finds one user must count against one
+ * limit.
+ */
+export function signInKeys(lowerEmail: string, address: string): SignInKeys {
+  return { account: `account:${lowerEmail}`, address: `address:${address}` };
 }
 
 /** @internal A key that just reached its limit: audited once per window as a burst. */

@@ -27,11 +27,11 @@ const maxEmailLength = 320;
 /**
  * @internal Signs in with e-mail and password. A wrong e-mail and a wrong password answer the
  * same `invalid` after the same work (an unknown e-mail is checked against a decoy hash). Every
- * failure counts against the account and the client address; once either is over its limit,
- * every attempt is `throttled` (even with the right password) until the window ends. Audited:
- * `user.signed_in`, `user.sign_in_failed` (target the user, or the e-mail when no user has it) and
- * `sign_in.throttled` when a
- * burst of failures reaches a limit.
+ * failure counts against the account (every spelling of the address that finds one user counts
+ * as that one account) and the client address; once either is over its limit, every attempt is
+ * `throttled` (even with the right password) until the window ends. Audited: `user.signed_in`,
+ * `user.sign_in_failed` (target the user, or the e-mail when no user has it) and
+ * `sign_in.throttled` when a burst of failures reaches a limit.
  */
 export async function signInWithPassword(
   context: SignInContext,
@@ -39,17 +39,28 @@ export async function signInWithPassword(
 ): Promise<SignInResult> {
   const { database, throttle } = context;
   const email = attempt.email.trim().slice(0, maxEmailLength);
-  const keys = signInKeys(email, attempt.address);
+  // The account's key is the address as this lookup compares it (the database's lower(), whose
+  // folding depends on its locale and differs from JavaScript's), from the same statement: every
+  // spelling that finds a user has the user's key, so none gets a limit of its own.
+  const { rows } = await database.query<{
+    lower_email: string;
+    id: string | null;
+    password_hash: string | null;
+  }>(
+    `SELECT lower($1::text) AS lower_email, u.id, u.password_hash
+       FROM (SELECT 1) AS attempt
+       LEFT JOIN users u ON lower(u.email) = lower($1::text) AND u.disabled_at IS NULL`,
+    [email],
+  );
+  const found = rows[0];
+  const lowerEmail = found?.lower_email ?? email;
+  const user = found?.id ? { id: found.id, password_hash: found.password_hash } : undefined;
+  const keys = signInKeys(lowerEmail, attempt.address);
   // Counted before the password is checked: a burst of concurrent attempts is checked at most
   // as often as the limit allows, then every attempt is throttled.
   const wait = await throttle.reserve(database, keys);
   if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
 
-  const { rows } = await database.query<{ id: string; password_hash: string | null }>(
-    'SELECT id, password_hash FROM users WHERE lower(email) = lower($1) AND disabled_at IS NULL',
-    [email],
-  );
-  const user = rows[0];
   const acceptable = passwordProblem(attempt.password) === undefined;
   const matches =
     (await verifyPassword(acceptable ? user?.password_hash : undefined, attempt.password)) &&
@@ -66,7 +77,7 @@ export async function signInWithPassword(
         {
           action: 'user.sign_in_failed',
           actor: { type: 'system' },
-          target: user ? { type: 'user', id: user.id } : { type: 'email', id: email.toLowerCase() },
+          target: user ? { type: 'user', id: user.id } : { type: 'email', id: lowerEmail },
           metadata: { address: attempt.address },
         },
         context,

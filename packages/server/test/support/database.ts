@@ -122,3 +122,46 @@ export async function testServerTransactionsSettled(): Promise<void> {
     await database.close();
   }
 }
+
+/**
+ * Opens an empty, migrated database whose `lower()` folds case beyond ASCII (`İ` to `i`, `Σ` to
+ * `σ`), as PostgreSQL does in a database made under a UTF-8 locale (`C.utf8`, `en_US.UTF-8`),
+ * which is what most installations run. PGlite's databases already do (their ctype is
+ * `C.UTF-8`); the PostgreSQL test server's own database has the `C` ctype, whose `lower()` folds
+ * ASCII only, so on PostgreSQL this makes a database of its own, with `LC_CTYPE 'C.utf8'`,
+ * dropped on close.
+ */
+export async function openUnicodeCaseTestDatabase(): Promise<Database> {
+  if (testDriver === 'pglite') return openMigratedPGlite();
+  const name = uniqueSchemaName();
+  const server = await openPostgresDatabase({ connectionString: testDatabaseUrl() });
+  let database: Database | undefined;
+  try {
+    await server.query(
+      `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.utf8'`,
+    );
+    const url = new URL(testDatabaseUrl());
+    url.pathname = `/${name}`;
+    database = await openPostgresDatabase({ connectionString: url.toString() });
+    await migrate(database);
+  } catch (error) {
+    await database?.close();
+    await server.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    await server.close();
+    throw error;
+  }
+  const opened = database;
+  return {
+    driver: opened.driver,
+    query: (sql, params) => opened.query(sql, params),
+    transaction: (callback) => opened.transaction(callback),
+    close: async () => {
+      try {
+        await opened.close();
+        await server.query(`DROP DATABASE IF EXISTS ${name}`);
+      } finally {
+        await server.close();
+      }
+    },
+  } satisfies Database;
+}
