@@ -20,11 +20,12 @@ export async function demoUserSignInLink(
     const now = new Date(options.clock.now());
     const inserted = await transaction.query<{ id: string }>(
       `INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, 'Demo admin', 'ADMIN', $3)
-       ON CONFLICT (email) DO NOTHING RETURNING id`,
+       ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
       [options.newId('usr'), DEMO_USER_EMAIL, now],
     );
+    // Addresses are unique whatever their case: a `DEMO@example.com` made by hand is this user.
     const { rows } = await transaction.query<{ id: string }>(
-      'SELECT id FROM users WHERE email = $1',
+      'SELECT id FROM users WHERE lower(email) = lower($1)',
       [DEMO_USER_EMAIL],
     );
     const userId = inserted.rows[0]?.id ?? rows[0]?.id;

@@ -75,6 +75,39 @@ describe('users', () => {
     expect(rows).toEqual([{ action: 'user.created' }, { action: 'user.created' }]);
   });
 
+  it('answers 409 conflict for an address another user has in another case, on create and on update', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const demo = (
+      await call(token, 'POST', '/api/users', { ...grace, email: 'demo@example.com' })
+    ).json();
+    for (const email of ['DEMO@example.com', 'Demo@Example.COM']) {
+      const variant = await call(token, 'POST', '/api/users', { ...grace, email });
+      expect(variant.statusCode, email).toBe(409);
+      expect(variant.json()).toMatchObject({
+        code: 'conflict',
+        errors: [{ path: 'email', message: 'Another user has this e-mail address.' }],
+      });
+    }
+    const other = (await call(token, 'POST', '/api/users', grace)).json();
+    const moved = await call(token, 'PATCH', `/api/users/${other.id}`, {
+      email: 'DEMO@EXAMPLE.COM',
+    });
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().code).toBe('conflict');
+    // A user may change the case of their own address.
+    const recased = await call(token, 'PATCH', `/api/users/${demo.id}`, {
+      email: 'Demo@example.com',
+    });
+    expect(recased.statusCode).toBe(200);
+    const { rows } = await server().database.query<{ id: string; email: string }>(
+      'SELECT id, email FROM users ORDER BY created_at, id',
+    );
+    expect(rows).toEqual([
+      { id: demo.id, email: 'Demo@example.com' },
+      { id: other.id, email: grace.email },
+    ]);
+  });
+
   it.each([
     ['without a role', { email: 'a@example.com', name: 'A' }, ['role']],
     ['with a bad e-mail', { ...grace, email: 'grace' }, ['email']],

@@ -15,7 +15,8 @@ import { resourceRoutes } from './resource-routes.js';
 
 /**
  * @internal `/api/users` (the people of the workspace): list, get, create, update and delete,
- * all behind users.manage. An e-mail address belongs to one user: a second is a 409 `conflict`.
+ * all behind users.manage. An e-mail address belongs to one user whatever its case: a second,
+ * created or changed to (`DEMO@example.com` beside `demo@example.com`), is a 409 `conflict`.
  * Users decide who works in the workspace, so every change is audited (`user.created`,
  * `user.updated` with the names of the fields changed, `user.deleted`), never with the values.
  * Setting a user's role ends every session of theirs at once, as the Users page and the CLI do
@@ -48,7 +49,11 @@ export function userRoutes(options: {
       updatedAt: false,
       count: false,
       unique: {
-        users_email_key: { field: 'email', message: 'Another user has this e-mail address.' },
+        // Whatever its case (migration 26): `DEMO@example.com` beside `demo@example.com` is 409.
+        users_lower_email_key: {
+          field: 'email',
+          message: 'Another user has this e-mail address.',
+        },
       },
       audited: { created: true, updated: true, deleted: true },
       async afterUpdate({ transaction, item, actor, fields }) {

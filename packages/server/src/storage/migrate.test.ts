@@ -8,6 +8,7 @@ import {
 import { FollowUpServerError } from '../errors.js';
 import { applyMigrations, migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { openPGliteDatabase } from './pglite-database.js';
 import { openPostgresDatabase } from './postgres-database.js';
 
 const latest = migrations.at(-1)?.version ?? 0;
@@ -101,6 +102,64 @@ describe('migrate', () => {
       expect((error as FollowUpServerError).code).toBe('schema_too_new');
     } finally {
       await database().query('DELETE FROM schema_migrations WHERE version = 9999');
+    }
+  });
+
+  it('refuses migration 26 while users have addresses that differ only in case, naming them, and applies it once mended', async () => {
+    // A database as the release before migration 26 left it, on the driver under test.
+    const schema = uniqueSchemaName();
+    const older =
+      testDriver === 'postgres'
+        ? await openPostgresDatabase({ connectionString: testDatabaseUrl(), schema })
+        : await openPGliteDatabase();
+    try {
+      await applyMigrations(
+        older,
+        migrations.filter((migration) => migration.version < 26),
+      );
+      const created = new Date('2026-03-01T09:00:00Z');
+      for (const [id, email] of [
+        ['usr_1', 'demo@example.com'],
+        ['usr_2', 'DEMO@example.com'],
+        ['usr_3', 'grace@example.com'],
+        ['usr_4', 'Grace@Example.com'],
+        ['usr_5', 'ada@example.com'],
+      ]) {
+        await older.query(
+          `INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, 'A', 'AGENT', $3)`,
+          [id, email, created],
+        );
+      }
+
+      const error = await migrate(older).catch((caught: unknown) => caught);
+      expect(FollowUpServerError.isInstance(error)).toBe(true);
+      expect((error as FollowUpServerError).code).toBe('migration_refused');
+      expect((error as Error).message).toBe(
+        'Migration 26 (user-email-case) cannot run: E-mail addresses of users are now unique ' +
+          'whatever their case, and some users have addresses that differ only in case: ' +
+          'DEMO@example.com (usr_2), demo@example.com (usr_1); ' +
+          'Grace@Example.com (usr_4), grace@example.com (usr_3). Give all but one user of each ' +
+          'group another address, or delete them (PATCH or DELETE /api/users/{id} on the ' +
+          'release running now), then start this release again.',
+      );
+      const versions = await older.query<{ version: number }>(
+        'SELECT max(version) AS version FROM schema_migrations',
+      );
+      expect(versions.rows).toEqual([{ version: 25 }]);
+
+      await older.query(`DELETE FROM users WHERE id IN ('usr_2', 'usr_4')`);
+      expect(await migrate(older)).toEqual({ applied: [26], version: latest });
+      // From now on the database itself keeps one user per address, whatever its case.
+      const variant = await older
+        .query(
+          `INSERT INTO users (id, email, name, role, created_at) VALUES ('usr_6', 'ADA@example.com', 'A', 'AGENT', $1)`,
+          [created],
+        )
+        .catch((caught: unknown) => caught);
+      expect(variant).toMatchObject({ code: '23505', constraint: 'users_lower_email_key' });
+    } finally {
+      if (testDriver === 'postgres') await older.query(`DROP SCHEMA ${schema} CASCADE`);
+      await older.close();
     }
   });
 

@@ -18,7 +18,9 @@ export interface MigrateResult {
  * recorded in `schema_migrations`. Several instances may start at once on one PostgreSQL
  * database: they take a transaction-scoped advisory lock, so one applies and the others find the
  * work done. A database whose schema is newer than this server refuses it
- * (`schema_too_new`) rather than run on tables it does not know.
+ * (`schema_too_new`) rather than run on tables it does not know. A migration that cannot run on
+ * the data there (users whose e-mail addresses differ only in case, for migration 26) applies
+ * nothing and throws `migration_refused`, whose message names the rows to mend.
  *
  * @example
  * ```ts
@@ -63,6 +65,13 @@ export async function applyMigrations(
     const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
+      const refusal = await migration.refusal?.(transaction);
+      if (refusal !== undefined) {
+        throw new FollowUpServerError({
+          code: 'migration_refused',
+          message: `Migration ${migration.version} (${migration.name}) cannot run: ${refusal}`,
+        });
+      }
       await transaction.query(migration.sql);
       await transaction.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,

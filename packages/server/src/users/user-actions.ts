@@ -86,7 +86,8 @@ export function signInUrl(publicUrl: string, token: string): string {
 /**
  * Invites a person: creates the user (or, for an existing user who never chose a password, keeps
  * them, with the new role, and voids their earlier links) and makes a one-time sign-in link,
- * valid 24 hours. Audited as `user.invited`. The same
+ * valid 24 hours. An address is one user's whatever its case: inviting `ADA@example.com` finds
+ * `ada@example.com`, and is a 409 `conflict` once that user has signed in. Audited as `user.invited`. The same
  * function serves `followup-server users invite`, the Users page and the API.
  */
 export async function inviteUser(
@@ -133,10 +134,21 @@ export async function inviteUser(
       );
     } else {
       id = context.newId('usr');
-      await transaction.query(
-        'INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5)',
+      // A concurrent invite of the same address in any case may have inserted it since the
+      // lookup above (which locks only rows that exist): the unique index on lower(email) keeps
+      // one, and this one answers as for a user who exists.
+      const inserted = await transaction.query(
+        `INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
         [id, email, name, role, new Date(context.clock.now())],
       );
+      if (inserted.rows.length === 0) {
+        throw new ProblemError({
+          status: 409,
+          code: 'conflict',
+          detail: 'Another user has this e-mail address.',
+        });
+      }
     }
     const link = await createSignInLink(transaction, id, context);
     await audit(transaction, context, 'user.invited', id, {

@@ -1,3 +1,4 @@
+import type { Queryable } from '../database.js';
 import { initialSchema } from './0001-initial.js';
 import { idempotencyPending } from './0002-idempotency-pending.js';
 import { outboundDelivery } from './0003-outbound-delivery.js';
@@ -11,6 +12,7 @@ import { deliveryHygiene } from './0018-delivery-hygiene.js';
 import { webFlashes } from './0019-web-flashes.js';
 import { tombstoneRetention } from './0021-tombstone-retention.js';
 import { transactionChangeOrder } from './0025-transaction-change-order.js';
+import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -18,6 +20,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Run before `sql`, in the same transaction: a message means the data must be mended by hand
+   * first, and `migrate` applies nothing and throws `migration_refused` with it.
+   */
+  refusal?: (queryable: Queryable) => Promise<string | undefined>;
 }
 
 /**
@@ -38,4 +45,5 @@ export const migrations: readonly Migration[] = [
   { version: 19, name: 'web-flashes', sql: webFlashes },
   { version: 21, name: 'tombstone-retention', sql: tombstoneRetention },
   { version: 25, name: 'transaction-change-order', sql: transactionChangeOrder },
+  { version: 26, name: 'user-email-case', sql: userEmailCase, refusal: userEmailCaseRefusal },
 ];
