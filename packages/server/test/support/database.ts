@@ -146,7 +146,7 @@ export async function openUnicodeCaseTestDatabase(): Promise<Database> {
     await migrate(database);
   } catch (error) {
     await database?.close();
-    await server.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     await server.close();
     throw error;
   }
@@ -158,7 +158,8 @@ export async function openUnicodeCaseTestDatabase(): Promise<Database> {
     close: async () => {
       try {
         await opened.close();
-        await server.query(`DROP DATABASE IF EXISTS ${name}`);
+        // FORCE: a connection the pool just closed may not have left the server yet.
+        await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await server.close();
       }
