@@ -22,8 +22,8 @@ import {
 } from '../tokens/account-store.js';
 import { contactCommands } from './contact-commands.js';
 import { retentionOptions } from './edge-options.js';
-import { type CliOptions, required, UsageError } from './usage.js';
-import { userCommands } from './user-commands.js';
+import { type CliOptions, type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';
+import { userCommandOptions, userCommands } from './user-commands.js';
 
 /** @internal What an operator command answers: its `--json` value and its text for people. */
 export interface OperatorOutput {
@@ -299,9 +299,11 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
 
   async 'deliveries list'(values, database) {
     const page = pageOf(values);
-    const deliveries = await createDeliveryStore({ database }).list(
-      values.state === undefined ? page : { state: values.state, ...page },
-    );
+    const deliveries = await createDeliveryStore({ database }).list({
+      ...page,
+      ...(values.state === undefined ? {} : { state: values.state }),
+      ...(values.endpoint === undefined ? {} : { endpointId: values.endpoint }),
+    });
     return listOutput(deliveries, deliveryLine, page);
   },
 
@@ -389,4 +391,33 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   },
   ...userCommands,
   ...contactCommands,
+};
+
+/**
+ * @internal The options each operator command takes, beside `GLOBAL_OPTIONS`: `runCli` refuses
+ * any other with a usage error, so that an option is never silently ignored.
+ */
+export const operatorCommandOptions: Readonly<Record<string, readonly OptionName[]>> = {
+  'accounts create': ['name', 'role'],
+  'accounts list': PAGE_OPTIONS,
+  'accounts disable': ['account'],
+  'tokens issue': ['account', 'ttl', 'label'],
+  'tokens list': ['account', ...PAGE_OPTIONS],
+  'tokens revoke': ['token'],
+  'tokens roll': ['token', 'grace'],
+  seed: ['contacts'],
+  'endpoints add': ['url', 'events'],
+  'endpoints list': PAGE_OPTIONS,
+  'endpoints disable': ['endpoint'],
+  'endpoints enable': ['endpoint'],
+  'endpoints test': ['endpoint'],
+  'endpoints rotate-secret': ['endpoint', 'overlap'],
+  'endpoints remove': ['endpoint'],
+  'deliveries list': ['state', 'endpoint', ...PAGE_OPTIONS],
+  'deliveries show': ['delivery'],
+  'deliveries recover': ['endpoint', 'since'],
+  'deliveries retry': ['delivery'],
+  prune: ['receipt-retention', 'delivery-retention', 'tombstone-retention'],
+  'receipts list': ['vendor', ...PAGE_OPTIONS],
+  ...userCommandOptions,
 };

@@ -11,11 +11,19 @@ import { sendOperatorCommand } from './operator-channel.js';
 import {
   type OperatorCommand,
   type OperatorOutput,
+  operatorCommandOptions,
   operatorCommands,
 } from './operator-commands.js';
 import { createProgressBar, type TerminalSink } from './progress-bar.js';
-import { startCommand } from './start-command.js';
-import { type CliOptions, optionSpec, UsageError, usage } from './usage.js';
+import { START_OPTIONS, startCommand } from './start-command.js';
+import {
+  type CliOptions,
+  GLOBAL_OPTIONS,
+  type OptionName,
+  optionSpec,
+  UsageError,
+  usage,
+} from './usage.js';
 
 /** What the CLI reads and writes; the real process, or a test's stand-ins. */
 export interface CliIo {
@@ -126,13 +134,22 @@ async function openDatabase(
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let values: CliOptions;
   let positionals: string[];
+  let given: Set<OptionName>;
   try {
-    ({ values, positionals } = parseArgs({
+    let tokens: ReturnType<typeof parseArgs>['tokens'];
+    ({ values, positionals, tokens } = parseArgs({
       args: [...argv],
       options: optionSpec,
       allowPositionals: true,
       strict: true,
+      tokens: true,
     }));
+    // The options typed on the command line (values also holds the booleans' defaults).
+    given = new Set(
+      (tokens ?? []).flatMap((token) =>
+        token.kind === 'option' ? [token.name as OptionName] : [],
+      ),
+    );
   } catch (error) {
     // Node's own messages go on, over several lines, with advice: the first sentence says it.
     const [first = ''] = (error as Error).message.split(/\n|\. (?=[A-Z])/);
@@ -148,6 +165,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Every command may open the database: a bad pool size is a usage error before any opens.
     databaseConnections(values, io.env);
     if (command === 'start' && rest.length === 0) {
+      refuseOptionsNotTaken('start', START_OPTIONS, given);
       return await startCommand(values, io, {
         open: () => openDatabase(values, io, { create: true }),
         dataDir: dataDirectoryOf(values, io),
@@ -162,6 +180,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ? operatorCommands[name]
       : undefined;
     if (!operatorCommand) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+    refuseOptionsNotTaken(name, operatorCommandOptions[name] ?? [], given);
     await checkUsage(operatorCommand, values);
     const result = await runOperatorCommand(name, operatorCommand, values, io);
     io.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : result.text);
@@ -226,6 +245,24 @@ async function checkUsage(command: OperatorCommand, values: CliOptions): Promise
     await command(values, standIn);
   } catch (error) {
     if (error instanceof UsageError) throw error;
+  }
+}
+
+/**
+ * Refuses an option the command does not take: every option is known to the parser (some
+ * command takes it), so without this check `deliveries list --endpoint X` would list every
+ * endpoint's deliveries as if the filter had been applied.
+ */
+function refuseOptionsNotTaken(
+  command: string,
+  options: readonly OptionName[],
+  given: ReadonlySet<OptionName>,
+): void {
+  const taken = new Set([...GLOBAL_OPTIONS, ...options]);
+  const refused = [...given].filter((option) => !taken.has(option));
+  if (refused.length > 0) {
+    const names = refused.map((option) => `--${option}`).join(', ');
+    throw new UsageError(`${command} does not take ${names}`);
   }
 }
 

@@ -15,7 +15,7 @@ import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
-import { type CliOptions, UsageError } from './usage.js';
+import { type CliOptions, type OptionName, UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
 
 // TRUST_PROXY: true/false, or the proxies' addresses (comma-separated, CIDR ranges allowed).
@@ -89,6 +89,34 @@ function sessionPolicy(
 function secondsSinceStart(): number {
   return Math.round(performance.now() / 100) / 10;
 }
+
+/** @internal The options `start` takes, beside `GLOBAL_OPTIONS` (see `usage`). */
+export const START_OPTIONS: readonly OptionName[] = [
+  'port',
+  'host',
+  'demo',
+  'allow-private-endpoints',
+  'allow-insecure-endpoints',
+  'delivery-retry-delays',
+  'delivery-timeout',
+  'endpoint-concurrency',
+  'auto-disable-after',
+  'public-url',
+  'trust-proxy',
+  'session-idle',
+  'session-lifetime',
+  'allow-open-inbox',
+  'rate-limit',
+  'address-rate-limit',
+  'receipt-retention',
+  'delivery-retention',
+  'tombstone-retention',
+  'headers-timeout',
+  'request-timeout',
+  'keep-alive-timeout',
+  'max-connections',
+  'auth-failure-limit',
+];
 
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
 export const DEMO_CONTACTS = 300;

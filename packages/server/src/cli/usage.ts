@@ -62,7 +62,8 @@ Commands:
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
-  (every list command prints 100 rows at a time: --limit N, at most 1000, and --offset N)
+  (accounts, tokens, endpoints, deliveries and receipts list print 100 rows at a time:
+   --limit N, at most 1000, and --offset N; users list prints every user)
   accounts list                           ids, roles, states, active tokens, names
   accounts disable --account SA_ID        revoke every token of the account, issue no more
   tokens issue --account SA_ID [--ttl SECONDS] [--label LABEL]   prints the token once
@@ -79,7 +80,7 @@ Commands:
   endpoints rotate-secret --endpoint WE_ID [--overlap SECONDS]   prints the new secret once;
                                           the old one signs too until the overlap ends (24h)
   endpoints remove --endpoint WE_ID       with its deliveries
-  deliveries list [--state pending|delivered|dead]
+  deliveries list [--state pending|delivered|dead] [--endpoint WE_ID]
   deliveries show --delivery DLV_ID       the delivery and every attempt (time, status, duration,
                                           error)
   deliveries retry --delivery DLV_ID      due again now, with the same id (audited)
@@ -102,6 +103,8 @@ Commands:
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
+
+An option a command does not take is a usage error (exit 2), never ignored.
 
 Options of every command:
   --data-dir DIR        embedded PGlite directory (FOLLOWUP_DATA_DIR; default
@@ -174,6 +177,21 @@ export const optionSpec = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
+
+/** @internal The name of an option of the command line. */
+export type OptionName = keyof typeof optionSpec;
+
+/** @internal The options every command takes: where the database is, output, help. */
+export const GLOBAL_OPTIONS: readonly OptionName[] = [
+  'data-dir',
+  'database-url',
+  'database-connections',
+  'json',
+  'help',
+];
+
+/** @internal The options of a list command: `--limit` and `--offset`. */
+export const PAGE_OPTIONS: readonly OptionName[] = ['limit', 'offset'];
 
 /** @internal The parsed options. */
 export type CliOptions = ReturnType<

@@ -13,7 +13,7 @@ import {
   type UserInfo,
 } from '../users/user-actions.js';
 import type { OperatorCommand, OperatorOutput } from './operator-commands.js';
-import { type CliOptions, UsageError } from './usage.js';
+import { type CliOptions, type OptionName, UsageError } from './usage.js';
 
 /** @internal Where sign-in links point without `--public-url`: `start`'s default address. */
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:3000';
@@ -138,4 +138,13 @@ export const userCommands: Readonly<Record<string, OperatorCommand>> = {
       `Ended ${result.sessionsEnded} session${result.sessionsEnded === 1 ? '' : 's'} of ${result.id}\n`,
     );
   },
+};
+
+/** @internal The options each `users …` command takes (see `operatorCommandOptions`). */
+export const userCommandOptions: Readonly<Record<string, readonly OptionName[]>> = {
+  'users invite': ['email', 'role', 'name', 'public-url'],
+  'users list': [],
+  'users disable': ['user'],
+  'users role': ['user', 'role'],
+  'users sessions revoke': ['user'],
 };
