@@ -1,7 +1,6 @@
 import { BODY_LIMIT_BYTES as WIRE_BODY_LIMIT_BYTES } from '@followup/sdk';
 import { type VendorProfile, vendorProfiles } from '@followup/webhooks';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock.js';
 import {
   type ConnectionLimits,
@@ -35,6 +34,7 @@ import {
   routerErrorHandler,
 } from './plugins/router-errors.js';
 import { installShutdownRefusal } from './plugins/shutdown-refusal.js';
+import { validatorCompiler } from './plugins/validation-messages.js';
 import { auditRoutes } from './routes/audit.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { contactRoutes } from './routes/contacts.js';

@@ -7,6 +7,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
+import { validationErrorMap } from '../plugins/validation-messages.js';
 import type { Database } from '../storage/database.js';
 import type { ResourceRecords } from './resource-routes.js';
 
@@ -14,6 +15,9 @@ import type { ResourceRecords } from './resource-routes.js';
 const BATCH_LOCK_KEY = '7312045790';
 
 /** The fields a batch item may set, as the contact answers them. */
+// An item's own fields are named from the item (`email is required`), as a body's are.
+const itemErrorMap = validationErrorMap('the contact');
+
 const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as const;
 
 /**
@@ -66,7 +70,7 @@ export function contactBatchRoute(
         await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [BATCH_LOCK_KEY]);
         const out: ContactBatchResult[] = [];
         for (const [index, raw] of contacts.entries()) {
-          const parsed = upsertContactInputSchema.safeParse(raw);
+          const parsed = upsertContactInputSchema.safeParse(raw, { error: itemErrorMap });
           if (!parsed.success) {
             out.push({
               index,
