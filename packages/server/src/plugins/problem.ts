@@ -70,10 +70,10 @@ function fieldErrors(error: FastifyError): ProblemFieldError[] {
     // A field the schema does not know (a strict object): name the field itself.
     if (issue.keyword === 'unrecognized_keys' && Array.isArray(params?.keys)) {
       const parent = pathOf(issue.instancePath, undefined);
-      return params.keys.map((key) => ({
-        path: parent === '' ? String(key) : `${parent}.${String(key)}`,
-        message: 'is not a field of this request',
-      }));
+      return params.keys.map((key) => {
+        const path = parent === '' ? String(key) : `${parent}.${String(key)}`;
+        return { path, message: `${path} is not a field of this request` };
+      });
     }
     const missing = params?.missingProperty;
     return [{ path: pathOf(issue.instancePath, missing), message: issue.message ?? 'is invalid' }];

@@ -2,7 +2,7 @@ import { createContactInputSchema, sequenceStepInputSchema } from '@followup/sdk
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestServer } from '../../test/support/server.js';
-import { validationErrorMap } from './validation-messages.js';
+import { validationErrorMap, validationErrors } from './validation-messages.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, read by the tests
 type Json = any;
@@ -12,8 +12,10 @@ const zodWording =
   /Invalid (input|option|email|string|url|key|element)|Too (big|small)|expected \w+, received|Unrecognized key/;
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
-  const result = schema.safeParse(value, { error: validationErrorMap('the request body') });
-  return result.error?.issues.map((issue) => issue.message) ?? [];
+  const result = schema.safeParse(value, { error: validationErrorMap });
+  return validationErrors(result.error?.issues ?? [], 'the request body').map(
+    (error) => error.message,
+  );
 }
 
 describe('validationMessage', () => {
@@ -55,9 +57,21 @@ describe('validationMessage', () => {
     expect(messagesOf(repeatable, {})).toEqual(['kind is required']);
   });
 
-  it('keeps the messages a schema writes itself', () => {
-    const schema = z.object({ limit: z.string().regex(/^\d+$/, 'limit must be digits') });
-    expect(messagesOf(schema, { limit: 'x' })).toEqual(['limit must be digits']);
+  it('keeps the sentences a schema writes itself, and names the field before its predicates', () => {
+    const schema = z.object({
+      limit: z.string().regex(/^\d+$/, 'limit must be digits'),
+      currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
+    });
+    expect(messagesOf(schema, { limit: 'x', currency: 'usd' })).toEqual([
+      'limit must be digits',
+      'currency must be an ISO 4217 code such as USD',
+    ]);
+  });
+
+  it('names an unknown field', () => {
+    expect(messagesOf(z.strictObject({}), { nickname: 'x' })).toEqual([
+      'the request body has no field named nickname',
+    ]);
   });
 });
 

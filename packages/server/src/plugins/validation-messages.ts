@@ -81,7 +81,7 @@ function predicateOf(issue: RawIssue): string {
         : `must be one of ${values.join(', ')} (case-sensitive)`;
     }
     case 'unrecognized_keys':
-      return 'is not a field of this request';
+      return `has no field named ${issue.keys.join(', ')}`;
     case 'invalid_union': {
       // A union of a value and a list of them (a repeatable query parameter), or of shapes: the
       // branch the value was meant for is the one that failed on more than its type.
@@ -90,6 +90,8 @@ function predicateOf(issue: RawIssue): string {
         (issues) => issues.length > 0 && !issues.every((inner) => inner.code === 'invalid_type'),
       );
       const inner = meant?.[0];
+      // A schema's own words (a refinement's message) say it better than its code.
+      if (inner?.code === 'custom' && inner.message) return inner.message;
       if (inner) return predicateOf({ ...inner, input: inner.input ?? issue.input } as RawIssue);
       const nouns = branches.flatMap((issues) =>
         issues[0]?.code === 'invalid_type'
@@ -108,51 +110,80 @@ function predicateOf(issue: RawIssue): string {
 }
 
 /**
- * The message of a validation issue of a request: the field's path, then what is wrong with it
- * (`firstName is required`, `steps.0.action must be a string`); `subject` stands for the value
- * itself when the issue is at the root (`the request body must be an object`). Messages that a
- * schema writes itself (`limit must be a whole number from 1 to 200`) are kept: zod calls an
- * error map only for the issues that have none.
+ * Whether a message is a predicate (`must not contain NUL characters…`, as the SDK's schemas
+ * write theirs and the error map writes every one), to follow the field's name; a message that
+ * names its field already (`limit must be a whole number from 1 to 200`) is a whole sentence.
+ */
+const isPredicate = (message: string) => /^(must|is|are|has|should) /.test(message);
+
+/**
+ * The error map of every request the server validates, for the issues whose schema wrote no
+ * message of its own: what is wrong, as a predicate (`is required`, `must be a number`), never
+ * zod's wording. {@link validationErrors} puts the field's name before it.
  *
  * @example
  * ```ts
- * createContactInputSchema.safeParse(body, { error: validationErrorMap('the request body') });
+ * const result = createContactInputSchema.safeParse(body, { error: validationErrorMap });
  * ```
  */
-export function validationMessage(issue: RawIssue, subject = 'the request body'): string {
-  const path = (issue.path ?? []).map(String).join('.');
-  return `${path === '' ? subject : path} ${predicateOf(issue)}`;
+export function validationErrorMap(issue: RawIssue): string {
+  return predicateOf(issue);
 }
+
+/** One invalid field: its path (`steps.0.action`) and a sentence naming it. */
+export type ValidationError = {
+  /** The field's path: `firstName`, `steps.0.action`; empty for the value itself. */
+  path: string;
+  /** A sentence that names the field and says what to send. */
+  message: string;
+};
 
 /**
- * The error map of every request the server validates: {@link validationMessage} with this
- * subject for the root.
+ * The sentence of each issue of a failed parse: the field's path, then what is wrong with it
+ * (`firstName is required`, `steps.0.action must be a string`), `subject` standing for the value
+ * itself when the issue is at its root (`the request body must be an object`). A message the
+ * schema wrote as a whole sentence is kept as it is.
+ *
+ * @example
+ * ```ts
+ * const result = schema.safeParse(item, { error: validationErrorMap });
+ * if (!result.success) return validationErrors(result.error.issues, 'the contact');
+ * ```
  */
-export function validationErrorMap(subject: string): (issue: RawIssue) => string {
-  return (issue) => validationMessage(issue, subject);
+export function validationErrors(
+  issues: readonly core.$ZodIssue[],
+  subject: string,
+): ValidationError[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const named = path === '' ? subject : path;
+    return {
+      path,
+      message: isPredicate(issue.message) ? `${named} ${issue.message}` : issue.message,
+    };
+  });
 }
-
-const requestErrorMap = validationErrorMap('the request body');
 
 /**
  * @internal The validator of every route schema: the zod schema parses the body, query string
- * or parameters, with {@link validationMessage} for the messages. The issues take the shape
- * Fastify passes to the error handler (`validation`), which `plugins/problem.ts` turns into the
- * `errors` of a 400 `validation_failed`.
+ * or parameters, with {@link validationErrorMap} and {@link validationErrors} for the messages.
+ * The issues take the shape Fastify passes to the error handler (`validation`), which
+ * `plugins/problem.ts` turns into the `errors` of a 400 `validation_failed`.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>
   (data) => {
-    const result = safeParse(schema, data, { error: requestErrorMap });
+    const result = safeParse(schema, data, { error: validationErrorMap });
     if (!result.error) return { value: result.data };
+    const sentences = validationErrors(result.error.issues, 'the request body');
     return {
-      error: result.error.issues.map((issue) => {
-        const { path, code, message, ...params } = issue;
+      error: result.error.issues.map((issue, index) => {
+        const { path, code, message: _, ...params } = issue;
         return {
           keyword: code,
           instancePath: `/${path.join('/')}`,
           schemaPath: `#/${path.join('/')}/${code}`,
-          message,
+          message: sentences[index]?.message,
           params,
         };
       }),

@@ -7,7 +7,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { validationErrorMap } from '../plugins/validation-messages.js';
+import { validationErrorMap, validationErrors } from '../plugins/validation-messages.js';
 import type { Database } from '../storage/database.js';
 import type { ResourceRecords } from './resource-routes.js';
 
@@ -15,9 +15,6 @@ import type { ResourceRecords } from './resource-routes.js';
 const BATCH_LOCK_KEY = '7312045790';
 
 /** The fields a batch item may set, as the contact answers them. */
-// An item's own fields are named from the item (`email is required`), as a body's are.
-const itemErrorMap = validationErrorMap('the contact');
-
 const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as const;
 
 /**
@@ -70,17 +67,21 @@ export function contactBatchRoute(
         await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [BATCH_LOCK_KEY]);
         const out: ContactBatchResult[] = [];
         for (const [index, raw] of contacts.entries()) {
-          const parsed = upsertContactInputSchema.safeParse(raw, { error: itemErrorMap });
+          const parsed = upsertContactInputSchema.safeParse(raw, { error: validationErrorMap });
           if (!parsed.success) {
             out.push({
               index,
               result: 'invalid',
-              errors: parsed.error.issues.map((issue) => ({
-                path:
-                  issue.path.map(String).join('.') ||
-                  (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : ''),
-                message: issue.message,
-              })),
+              errors: validationErrors(parsed.error.issues, 'the contact').map((error, at) => {
+                const issue = parsed.error.issues[at];
+                // An unknown field is named itself, as a body's are (plugins/problem.ts).
+                return issue?.code === 'unrecognized_keys' && error.path === ''
+                  ? {
+                      path: issue.keys.join(','),
+                      message: `${issue.keys.join(', ')} is not a field of a contact`,
+                    }
+                  : error;
+              }),
             });
             continue;
           }

@@ -208,7 +208,7 @@ describe('POST /api/contacts', () => {
     const { token } = await server().tokenFor('AGENT');
     const response = await call(token, 'POST', '/api/contacts', { ...ada, nickname: 'A' });
     expect(response.json().errors).toEqual([
-      { path: 'nickname', message: 'is not a field of this request' },
+      { path: 'nickname', message: 'nickname is not a field of this request' },
     ]);
   });
 
