@@ -68,7 +68,7 @@ export {
  */
 export { type JsonGuard, jsonGuard } from './internal/json-guard.js';
 export { LIST_SORT_VALUES } from './internal/list-params.js';
-export type { OpenEnum } from './internal/open-enum.js';
+export { boundedOpenEnum, type OpenEnum } from './internal/open-enum.js';
 export { KeysetPage, type KeysetPageParams } from './keyset-page.js';
 export { OffsetPage, type OffsetPageParams } from './offset-page.js';
 export { Page } from './page.js';

@@ -2,6 +2,7 @@ import {
   contactListSchema,
   contactSchema,
   createContactInputSchema,
+  LIFECYCLE_VALUES,
   updateContactInputSchema,
 } from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
@@ -87,7 +88,7 @@ export function contactDefinition(options: {
     updatedAt: true,
     count: true,
     list: {
-      oneOf: { parameter: 'lifecycle', column: 'lifecycle' },
+      oneOf: { parameter: 'lifecycle', column: 'lifecycle', values: LIFECYCLE_VALUES, open: true },
       email: 'email',
       search: ['first_name', 'last_name', 'email'],
     },

@@ -1,5 +1,6 @@
 import {
   createDealInputSchema,
+  DEAL_STAGE_VALUES,
   dealListSchema,
   dealSchema,
   updateDealInputSchema,
@@ -56,7 +57,9 @@ export function dealRoutes(options: {
       ...dealStorage,
       defaults: { stage: 'OPEN' },
       count: true,
-      list: { oneOf: { parameter: 'stage', column: 'stage' } },
+      list: {
+        oneOf: { parameter: 'stage', column: 'stage', values: DEAL_STAGE_VALUES, open: true },
+      },
       changes: { order: dealChangeOrder },
       references: {
         deals_contact_id_fkey: { field: 'contactId', message: 'no contact has this id' },

@@ -1,4 +1,9 @@
-import { eventFeedPageSchema, eventTypeListSchema, WEBHOOK_EVENT_KINDS } from '@followup/sdk';
+import {
+  eventFeedPageSchema,
+  eventTypeListSchema,
+  WEBHOOK_EVENT_KINDS,
+  type WebhookEventKind,
+} from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,18 +14,23 @@ import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
+import { enumFilterParameter } from './enum-filter.js';
 import { limitParameter } from './list-query.js';
-
-const kindSchema = z.enum(WEBHOOK_EVENT_KINDS);
 
 const querySchema = z.strictObject({
   limit: limitParameter,
   cursor: z.string().max(256).optional(),
   after: z.string().min(1).max(255).optional(),
-  kind: z
-    .union([kindSchema, z.array(kindSchema).max(WEBHOOK_EVENT_KINDS.length * 2)])
-    .optional()
-    .describe('An event kind; repeat it for several. Without it, every kind the caller may see.'),
+  // A closed enumeration: the server emits these kinds only (docs/api-contract.md).
+  kind: enumFilterParameter({
+    name: 'kind',
+    values: WEBHOOK_EVENT_KINDS,
+    open: false,
+    maxValues: WEBHOOK_EVENT_KINDS.length * 2,
+  }).describe(
+    `An event kind, one of ${WEBHOOK_EVENT_KINDS.join(', ')} (case-sensitive; any other is ` +
+      'refused); repeat it for several. Without it, every kind the caller may see.',
+  ),
 });
 
 /**
@@ -58,7 +68,8 @@ export function eventRoutes(options: {
         const principal = request.principal;
         if (!principal) throw new Error('GET /api/events ran without a principal.');
         const visible = visibleEventKinds(principal.role);
-        const asked = kind === undefined ? undefined : Array.isArray(kind) ? kind : [kind];
+        // A closed enumeration: the schema let only these kinds through.
+        const asked = kind as WebhookEventKind[] | undefined;
         const hidden = asked?.find((entry) => !visible.includes(entry));
         if (hidden !== undefined) {
           throw new ProblemError({

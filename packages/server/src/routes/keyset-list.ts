@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
 import { FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import { enumFilterParameter } from './enum-filter.js';
 import {
   cursorTimestamp,
   decodeListCursor,
@@ -17,8 +18,16 @@ export const LIST_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt']
 
 /** @internal The filters a keyset list offers, beside `updatedSince` and `sort`. */
 export interface KeysetListFilters {
-  /** A repeatable exact filter on a column, such as `lifecycle` or `stage`. */
-  oneOf?: { parameter: string; column: string };
+  /**
+   * A repeatable exact filter on a column, such as `lifecycle` or `stage`, by an enumeration:
+   * its known values, and whether others are allowed (see `enumFilterParameter`).
+   */
+  oneOf?: {
+    parameter: string;
+    column: string;
+    values: readonly [string, ...string[]];
+    open: boolean;
+  };
   /** `email`: exact and case-insensitive, on this column. */
   email?: string;
   /** `q`: a case-insensitive prefix of any of these columns. */
@@ -108,13 +117,13 @@ export function keysetListQuery(filters: KeysetListFilters) {
       .describe('Only records changed at or after this ISO 8601 time'),
   };
   if (filters.oneOf) {
-    const name = filters.oneOf.parameter;
-    shape[name] = z
-      .union([textParameter(name, 100), z.array(textParameter(name, 100))])
-      .transform((value) => (Array.isArray(value) ? value : [value]))
-      .pipe(z.array(z.string()).max(maxFilterValues, `at most ${maxFilterValues} ${name} values`))
-      .optional()
-      .describe(`Only records with one of these values; repeat the parameter for several`);
+    const { parameter, values, open } = filters.oneOf;
+    shape[parameter] = enumFilterParameter({
+      name: parameter,
+      values,
+      open,
+      maxValues: maxFilterValues,
+    });
   }
   if (filters.email) {
     shape.email = textParameter('email', 320)
