@@ -9,6 +9,7 @@ import {
   rateLimited,
   rateLimitHeaders,
 } from './rate-limit.js';
+import { answering } from './route-problem-codes.js';
 
 /**
  * The default budget of each client address on the routes that need no token (the inbox and
@@ -83,18 +84,22 @@ export function installAddressLimits(
 ): AuthFailureThrottle | undefined {
   const requests: RateLimiter | undefined =
     options.requests === false ? undefined : createRateLimiter(options.requests, options.clock);
-  app.decorate('limitByAddress', async function limitByAddress(request: FastifyRequest) {
-    if (!requests) return;
-    const key = clientAddressKey(request.ip);
-    const decision = requests.take(key);
-    if (!decision.allowed) {
-      throw rateLimited(
-        'Too many requests from this address.',
-        decision,
-        rateLimitHeaders('per-address', requests, key),
-      );
-    }
-  } as onRequestAsyncHookHandler);
+  const limitByAddress = answering(
+    async function limitByAddress(request: FastifyRequest) {
+      if (!requests) return;
+      const key = clientAddressKey(request.ip);
+      const decision = requests.take(key);
+      if (!decision.allowed) {
+        throw rateLimited(
+          'Too many requests from this address.',
+          decision,
+          rateLimitHeaders('per-address', requests, key),
+        );
+      }
+    },
+    () => (requests ? ['rate_limited'] : []),
+  );
+  app.decorate('limitByAddress', limitByAddress as onRequestAsyncHookHandler);
   if (options.authFailures === false) return undefined;
   const failures = createRateLimiter(options.authFailures, options.clock);
   return {

@@ -5,18 +5,25 @@ import type {
   onRequestAsyncHookHandler,
 } from 'fastify';
 import { type Capability, hasCapability } from '../capabilities.js';
-import type {
-  AccountStore,
-  Role,
-  ServiceAccount,
-  TokenFailureCode,
+import {
+  type AccountStore,
+  type Role,
+  roles,
+  type ServiceAccount,
+  type TokenFailureCode,
 } from '../tokens/account-store.js';
 import type { SessionStore, SignedInUser } from '../users/sessions.js';
-import { checkCsrf, loadWebSession, sessionCookieValue } from '../web/web-sessions.js';
+import {
+  checkCsrf,
+  loadWebSession,
+  sessionCookieValue,
+  UNSAFE_METHODS,
+} from '../web/web-sessions.js';
 import type { AuthFailureThrottle } from './address-limits.js';
 import { readAuthorizationHeader } from './authorization-header.js';
 import { ProblemError } from './problem.js';
 import { type RateLimiter, rateLimited, rateLimitHeaders } from './rate-limit.js';
+import { type AnswersOf, answering } from './route-problem-codes.js';
 
 /**
  * Who is calling: the service account behind the request's bearer token, or the person whose
@@ -147,8 +154,26 @@ export function installAuthentication(
     };
   }
 
+  // What the hook can answer, for the OpenAPI document of each route it guards: the token codes,
+  // the rate limits when configured, the capability check, and a web session's CSRF check on
+  // unsafe methods.
+  const answers =
+    (capability: Capability | undefined): AnswersOf =>
+    (method) => [
+      'token_missing',
+      'token_invalid',
+      'token_expired',
+      'token_revoked',
+      ...(rateLimiter || authFailures ? (['rate_limited'] as const) : []),
+      // A capability every role holds (contacts.read) is never refused.
+      ...(capability !== undefined && roles.some((role) => !hasCapability(role, capability))
+        ? (['forbidden'] as const)
+        : []),
+      ...(web && UNSAFE_METHODS.has(method) ? (['csrf_invalid'] as const) : []),
+    ];
+
   return (capability) =>
-    async function requireCapability(request, reply) {
+    answering(async function requireCapability(request: FastifyRequest, reply: FastifyReply) {
       // Answers about an account's data (errors included) are never cached, nor sniffed.
       reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
       const principal = await authenticate(request, reply);
@@ -169,5 +194,5 @@ export function installAuthentication(
           detail: `The role ${principal.role} does not have the capability ${capability}.`,
         });
       }
-    };
+    }, answers(capability));
 }

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isProblemCode, PROBLEM_CODES, type ProblemCode } from '@followup/sdk';
+import { isProblemCode, PROBLEM_CODES, type ProblemCode, WEBHOOK_EVENT_KINDS } from '@followup/sdk';
+import type { RouteOptions } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,8 +78,9 @@ describe('the published OpenAPI document', () => {
     }
     const ehr = document.paths['/api/ehr/webhooks/{ehr}'].post.responses;
     expect(ehr['401'].description).toBe('Problem codes: signature_invalid');
+    // Without INBOX_WEBHOOK_SECRET the inbox is open: it has no 401 to answer.
     const inbox = document.paths['/api/inbox/webhook'].post.responses;
-    expect(inbox['401'].description).toBe('Problem codes: webhook_secret_invalid');
+    expect(inbox['401']).toBeUndefined();
     const contacts = document.paths['/api/contacts'].get.responses;
     expect(contacts['401'].description).toBe(
       'Problem codes: token_missing, token_malformed, token_invalid, token_expired, token_revoked',
@@ -207,5 +209,168 @@ describe('the problem codes of the published OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // The `<method><Path>` fallback (postApiUsersInvitations) reads badly in a generated client.
     expect(ids.filter((id) => /^(get|post|put|patch|delete)Api/.test(id))).toEqual([]);
+  });
+});
+
+describe('the problem codes each operation lists', () => {
+  /** The route definitions, as Fastify registers them. */
+  const routes: RouteOptions[] = [];
+  const server = useTestServer({
+    inboxWebhookSecret: 'inbox-secret',
+    configure: (app) => {
+      app.addHook('onRoute', (route) => {
+        routes.push(route);
+      });
+    },
+  });
+  let document: Json;
+  const tokens = new Map<string, string>();
+  beforeAll(async () => {
+    document = (await server().app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  });
+
+  const tokenCodes = ['token_missing', 'token_invalid', 'token_expired', 'token_revoked'];
+
+  /** Each operation with the codes it lists, by status, and the route that defines it. */
+  function operations() {
+    return Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Json>).map(([method, operation]) => {
+        const listed = new Map<number, string[]>();
+        for (const [status, answer] of Object.entries(operation.responses as Json)) {
+          const codes = /^Problem codes: (.+)$/.exec(String((answer as Json).description))?.[1];
+          if (Number(status) >= 400) listed.set(Number(status), codes?.split(', ') ?? []);
+        }
+        const url = path.replace(/\{([^}]+)\}/g, ':$1');
+        const route = routes.find(
+          (candidate) =>
+            candidate.url === url &&
+            [candidate.method].flat().some((each) => each.toLowerCase() === method),
+        );
+        if (!route) throw new Error(`No route defines ${method} ${path}`);
+        const all = [...listed.values()].flat();
+        return { path, method: method.toUpperCase(), listed, all, route };
+      }),
+    );
+  }
+
+  const hooksOf = (route: RouteOptions) =>
+    [route.onRequest, route.preValidation, route.preHandler].flat().filter(Boolean) as {
+      name?: string;
+    }[];
+
+  it('list, under each status, codes of that status only, every status with its codes', () => {
+    for (const { path, method, listed } of operations()) {
+      for (const [status, codes] of listed) {
+        expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) {
+          expect(PROBLEM_CODES[code as ProblemCode]?.status, `${method} ${path} ${code}`).toBe(
+            status,
+          );
+        }
+      }
+    }
+  });
+
+  it('follow from each route’s definition: its authentication, schemas, method and idempotency', () => {
+    const safe = new Set(['GET', 'HEAD']);
+    for (const { path, method, listed, all, route } of operations()) {
+      const where = `${method} ${path}`;
+      const bearer = hooksOf(route).some((hook) => hook.name === 'requireCapability');
+      // A token-only concern on a route that takes no token, or CSRF on a safe method: never.
+      if (bearer) expect(listed.get(401), where).toEqual(tokenCodes);
+      else
+        expect(
+          all.filter((code) => tokenCodes.includes(code)),
+          where,
+        ).toEqual([]);
+      if (!bearer || safe.has(method)) expect(all, where).not.toContain('csrf_invalid');
+      // Nothing about a body on a method without one.
+      if (safe.has(method)) {
+        for (const code of ['invalid_json', 'unsupported_media_type', 'payload_too_large']) {
+          expect(all, where).not.toContain(code);
+        }
+      }
+      const schema = (route.schema ?? {}) as Json;
+      const validated = Boolean(schema.body || schema.querystring || schema.params);
+      expect(all.includes('validation_failed'), where).toBe(validated);
+      const idempotent = method === 'POST' && route.config?.idempotent === true;
+      expect(all.includes('idempotency_conflict'), where).toBe(idempotent);
+      expect(all.includes('idempotency_in_progress'), where).toBe(idempotent);
+    }
+  });
+
+  it('list each webhook’s own 401 through the shared Problem schema', () => {
+    const ehr = document.paths['/api/ehr/webhooks/{ehr}'].post.responses;
+    expect(ehr['401']).toEqual({
+      description: 'Problem codes: signature_invalid',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
+    expect(ehr['404'].description).toBe('Problem codes: unknown_vendor');
+    expect(ehr['501'].description).toBe('Problem codes: vendor_not_supported');
+    // Every body is taken as the signed bytes: it is never parsed as JSON.
+    expect(ehr['400'].description).not.toContain('invalid_json');
+    expect(ehr['415']).toBeUndefined();
+    const inbox = document.paths['/api/inbox/webhook'].post.responses;
+    expect(inbox['401'].description).toBe('Problem codes: webhook_secret_invalid');
+  });
+
+  it('are answered: each authentication, permission and body code listed can be provoked', async () => {
+    const { app } = server();
+    for (const role of ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'] as const) {
+      tokens.set(role, (await server().tokenFor(role)).token);
+    }
+    const send = async (
+      method: string,
+      url: string,
+      options: { role?: string; type?: string; body?: string } = {},
+    ) => {
+      const response = await app.inject({
+        method: method as 'POST',
+        url,
+        headers: {
+          ...(options.role ? { authorization: `Bearer ${tokens.get(options.role)}` } : {}),
+          ...(options.type ? { 'content-type': options.type } : {}),
+          // The inbox webhook's secret (other routes ignore it): past it, the body is read.
+          'x-service-webhook-secret': 'inbox-secret',
+        },
+        ...(options.body === undefined ? {} : { payload: options.body }),
+      });
+      return { status: response.statusCode, code: response.json().code as string | undefined };
+    };
+    let provoked = 0;
+    for (const { path, method, all } of operations()) {
+      const url = path.replace(/\{[^}]+\}/g, 'x_1');
+      const where = `${method} ${path}`;
+      if (all.includes('token_missing')) {
+        expect(await send(method, url), where).toEqual({ status: 401, code: 'token_missing' });
+        provoked += 1;
+      }
+      if (all.includes('forbidden')) {
+        // Some role lacks what the route needs (for the event feed: some kind is hidden from it).
+        const urls =
+          path === '/api/events' ? WEBHOOK_EVENT_KINDS.map((kind) => `${url}?kind=${kind}`) : [url];
+        const answers = [];
+        for (const role of ['MANAGER', 'AGENT', 'READONLY']) {
+          for (const each of urls) answers.push((await send(method, each, { role })).code);
+        }
+        expect(answers, where).toContain('forbidden');
+        provoked += 1;
+      }
+      if (all.includes('invalid_json')) {
+        const answer = await send(method, url, {
+          role: 'ADMIN',
+          type: 'application/json',
+          body: '{',
+        });
+        expect(answer, where).toEqual({ status: 400, code: 'invalid_json' });
+        provoked += 1;
+      }
+      if (all.includes('unsupported_media_type')) {
+        const answer = await send(method, url, { role: 'ADMIN', type: 'text/plain', body: 'x' });
+        expect(answer, where).toEqual({ status: 415, code: 'unsupported_media_type' });
+        provoked += 1;
+      }
+    }
+    expect(provoked).toBeGreaterThan(60);
   });
 });

@@ -1,4 +1,3 @@
-import { problemCodesOf } from '@followup/sdk';
 import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS, vendorProfiles } from '@followup/webhooks';
 
 /**
@@ -15,9 +14,6 @@ type Operation = Json & {
   parameters?: Array<Json & { schema?: Json }>;
   responses?: Record<string, Json & { content?: Record<string, Json> }>;
 };
-
-/** What authenticates an operation, which decides the problem codes it can answer. */
-type Context = 'bearer' | 'inbox' | 'ehr' | 'public';
 
 const successDescriptions: Record<string, string> = {
   '200': 'OK',
@@ -75,14 +71,6 @@ export function operationIdOf(method: string, path: string): string {
     }
   }
   return `${method.toLowerCase()}${pascal(path)}`;
-}
-
-function contextOf(operation: Operation): Context {
-  const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
-  if (schemes.includes('bearerAuth')) return 'bearer';
-  if (schemes.includes('inboxSecret')) return 'inbox';
-  if (schemes.some((scheme) => scheme.startsWith('ehrSignature'))) return 'ehr';
-  return 'public';
 }
 
 /**
@@ -157,14 +145,11 @@ export function webhookSecuritySchemes(): Json {
  * @internal Turns the document @fastify/swagger generated from the route schemas into the one we
  * publish: integer query parameters as integers with their bounds and defaults, an `operationId`
  * on every operation, the security of every operation (an empty list where none is needed),
- * problem responses as `application/problem+json` referencing one `Problem` schema and naming the
- * codes the route can answer, and success responses described by their meaning.
+ * problem responses as `application/problem+json` referencing one `Problem` schema (each names
+ * the codes the route can answer, from `routeProblemCodes`), and success responses described by
+ * their meaning.
  */
-export function polishDocument(
-  document: Json,
-  problemSchema: Json,
-  genericProblemDescription: string,
-): Json {
+export function polishDocument(document: Json, problemSchema: Json): Json {
   const components = (document.components ?? {}) as Json;
   document.components = components;
   components.schemas = { ...(components.schemas as Json | undefined), Problem: problemSchema };
@@ -174,7 +159,6 @@ export function polishDocument(
       if (typeof operation !== 'object' || operation === null) continue;
       operation.operationId ??= operationIdOf(method.toUpperCase(), path);
       operation.security ??= securityOf(path) ?? [];
-      const context = contextOf(operation);
       for (const parameter of operation.parameters ?? []) {
         const bounds = parameter.schema?.[INTEGER_PARAMETER_META] as Json | undefined;
         if (bounds) parameter.schema = { type: 'integer', ...bounds };
@@ -187,29 +171,11 @@ export function polishDocument(
           }
           continue;
         }
-        // The codes come from the SDK's wire contract (PROBLEM_CODES), by what authenticates it.
-        const codes = problemCodesOf(code, context === 'public' ? 'any' : context);
-        const explained =
-          response.description &&
-          response.description !== 'Default Response' &&
-          response.description !== genericProblemDescription;
-        response.description = explained
-          ? String(response.description)
-          : codes.length > 0
-            ? `Problem codes: ${codes.join(', ')}`
-            : 'A problem';
+        response.description ??= 'A problem';
         response.content = {
           'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
         };
       }
-      // Any request can be malformed (a bad %-escape, an oversized header): 400 bad_request.
-      operation.responses ??= {};
-      operation.responses['400'] ??= {
-        description: 'Problem codes: bad_request',
-        content: {
-          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
-        },
-      };
     }
   }
   // Outbound webhooks (requests we send): named, and signed with both header sets.

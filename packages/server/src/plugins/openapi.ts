@@ -1,25 +1,42 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { problemResponseSchema } from '@followup/sdk';
+import { PROBLEM_CODES, type ProblemCode, problemResponseSchema } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openApiWebhooks } from '../events/event-types.js';
 import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
+import { routeProblemCodes } from './route-problem-codes.js';
 
 /**
  * @internal The body of every error response, for the route schemas' documentation: the SDK's
  * `problemResponseSchema`, the one shape the server sends.
  */
 export const problemSchema = problemResponseSchema;
-const PROBLEM_DESCRIPTION = problemResponseSchema.description ?? '';
+
+/** The codes a route's handler declared, by the response schema that carries them. */
+const declaredCodes = new WeakMap<object, readonly ProblemCode[]>();
 
 /**
- * @internal Documents problem responses of a route: `{ 401: problem, 403: problem, … }`. The
- * published document names the codes each one can carry on that route (see `polishDocument`).
+ * @internal The problem codes a route's handler throws itself (`not_found`, `conflict`,
+ * `signature_invalid`…), as response schemas by status: `{ 404: problem, 409: problem }`. The
+ * published document lists, under each status, these and the codes the route's definition
+ * implies (its schemas, methods, idempotency and guarding hooks; see `routeProblemCodes`), and
+ * no other.
  */
-export function problemResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, problemSchema]));
+export function problemResponses(...codes: ProblemCode[]): Record<number, typeof problemSchema> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) {
+    const status = PROBLEM_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => {
+      const schema = problemSchema.clone();
+      declaredCodes.set(schema, list);
+      return [status, schema];
+    }),
+  );
 }
 
 function problemJsonSchema(): Record<string, unknown> {
@@ -50,6 +67,43 @@ const withCookieAuth: typeof jsonSchemaTransform = (input) => {
     },
   } as typeof output;
 };
+
+type Transformed = ReturnType<typeof jsonSchemaTransform>;
+
+/**
+ * The problem responses of a route, derived from its definition (`routeProblemCodes`): one per
+ * status it can answer with, naming the codes. What the route schema declared by status alone
+ * is replaced, so that no response lists a code the route cannot answer.
+ */
+function withProblemCodes(input: Parameters<typeof jsonSchemaTransform>[0], output: Transformed) {
+  const { route } = input;
+  const schema = output.schema as { response?: Record<string, unknown> } | undefined;
+  if (!schema || (route.schema as { hide?: boolean } | undefined)?.hide) return output;
+  const declared = Object.values((route.schema?.response ?? {}) as Record<string, object>).flatMap(
+    (response) => declaredCodes.get(response) ?? [],
+  );
+  const codes = routeProblemCodes({
+    method: route.method,
+    schema: route.schema,
+    config: route.config as { idempotent?: boolean; anyBody?: boolean } | undefined,
+    onRequest: route.onRequest,
+    preValidation: route.preValidation,
+    preHandler: route.preHandler,
+    declared,
+  });
+  const response = Object.fromEntries(
+    Object.entries(schema.response ?? {}).filter(([status]) => Number(status) < 400),
+  );
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) {
+    const status = PROBLEM_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of byStatus) {
+    response[status] = { ...problemJsonSchema(), description: `Problem codes: ${list.join(', ')}` };
+  }
+  return { ...output, schema: { ...schema, response } } as Transformed;
+}
 
 /**
  * @internal `GET /openapi.json`, generated from the route schemas (the zod schemas that also
@@ -101,13 +155,12 @@ export function installOpenApi(app: FastifyInstance): void {
         },
       },
     },
-    transform: withCookieAuth,
+    transform: (input) => withProblemCodes(input, withCookieAuth(input)),
     transformObject: (documentObject) => {
       const document = 'openapiObject' in documentObject ? documentObject.openapiObject : {};
       return polishDocument(
         document as Record<string, unknown>,
         problemJsonSchema(),
-        PROBLEM_DESCRIPTION,
       ) as typeof document;
     },
   });

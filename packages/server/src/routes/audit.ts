@@ -31,7 +31,7 @@ export function auditRoutes(options: {
           querystring: querySchema,
           response: {
             200: auditEntryListSchema,
-            ...problemResponses(400, 401, 403, 429),
+            ...problemResponses(),
           },
         },
       },

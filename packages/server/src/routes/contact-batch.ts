@@ -51,7 +51,7 @@ export function contactBatchRoute(
         body: contactBatchInputSchema,
         response: {
           200: contactBatchResponseSchema,
-          ...problemResponses(400, 401, 403, 409, 413, 429),
+          ...problemResponses(),
         },
       },
     },

@@ -104,7 +104,7 @@ export function contactChangesRoute(
         tags: ['Contacts'],
         security: [{ bearerAuth: [] }],
         querystring: query,
-        response: { 200: contactChangeListSchema, ...problemResponses(400, 401, 403, 410, 429) },
+        response: { 200: contactChangeListSchema, ...problemResponses('resync_required') },
       },
     },
     async (request) => {

@@ -498,8 +498,13 @@ describe('API reference', () => {
       '403',
       '409',
       '413',
+      '415',
       '429',
     ]);
+    // No unique field: a create conflicts only with its own Idempotency-Key.
+    expect(create.responses['409'].description).toBe(
+      'Problem codes: idempotency_conflict, idempotency_in_progress',
+    );
   });
 });
 

@@ -34,7 +34,7 @@ export function deliveryRoutes(options: {
           params: paramsSchema,
           response: {
             200: deliveryAttemptListSchema,
-            ...problemResponses(401, 403, 404, 429),
+            ...problemResponses('not_found'),
           },
         },
       },

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
-import { problemResponses, problemSchema } from '../plugins/openapi.js';
+import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { handlerErrorMessage } from '../receipts/handler-error-message.js';
 import { redactHeaders } from '../secret-headers.js';
@@ -278,16 +278,14 @@ export function ehrWebhookRoutes(options: {
       {
         // Per client address, before the body is read or anything is stored.
         onRequest: app.limitByAddress,
+        // Any body, of any type, is read as the bytes the vendor signed: never invalid_json.
+        config: { anyBody: true },
         schema: {
           summary: 'Receive an EHR vendor webhook, signed with HMAC-SHA256 over the raw bytes',
           params: z.object({ ehr: boundedText({ min: 1, max: INPUT_LIMITS.vendorKey }) }),
           response: {
             202: z.object({ receiptId: z.string() }),
-            ...problemResponses(401, 413),
-            404: problemSchema.describe('unknown_vendor: no vendor has this key'),
-            501: problemSchema.describe(
-              'vendor_not_supported: the vendor has no inbound scheme, or no secret is configured',
-            ),
+            ...problemResponses('signature_invalid', 'unknown_vendor', 'vendor_not_supported'),
           },
         },
       },

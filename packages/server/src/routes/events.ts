@@ -59,7 +59,8 @@ export function eventRoutes(options: {
           querystring: querySchema,
           response: {
             200: eventFeedPageSchema,
-            ...problemResponses(400, 401, 403, 429),
+            // A role may not read some kinds (forbidden, beside the capability).
+            ...problemResponses('forbidden'),
           },
         },
       },

@@ -1,6 +1,6 @@
 import { INBOX_SECRET_HEADER, inboxMessageListSchema, inboxSendInputSchema } from '@followup/sdk';
 import { secretsEqual } from '@followup/webhooks';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
@@ -9,6 +9,7 @@ import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
+import { answering } from '../plugins/route-problem-codes.js';
 import type { Database } from '../storage/database.js';
 import { offsetListQuery } from './list-query.js';
 
@@ -44,21 +45,24 @@ export function inboxRoutes(options: {
       {
         onRequest: [
           app.limitByAddress,
-          async (request) => {
-            if (secret === undefined) return;
-            if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
-              throw new ProblemError({
-                status: 401,
-                code: 'webhook_secret_invalid',
-                detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
-              });
-            }
-          },
+          answering(
+            async (request: FastifyRequest) => {
+              if (secret === undefined) return;
+              if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
+                throw new ProblemError({
+                  status: 401,
+                  code: 'webhook_secret_invalid',
+                  detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
+                });
+              }
+            },
+            () => (secret === undefined ? [] : ['webhook_secret_invalid']),
+          ),
         ],
         schema: {
           summary: 'Store a forwarded e-mail as an inbox message',
           body: inboxSendInputSchema,
-          response: { 201: z.object({ id: z.string() }), ...problemResponses(400, 401, 413) },
+          response: { 201: z.object({ id: z.string() }), ...problemResponses() },
         },
       },
       async (request, reply) => {
@@ -99,7 +103,7 @@ export function inboxRoutes(options: {
           querystring: offsetListQuery,
           response: {
             200: inboxMessageListSchema,
-            ...problemResponses(400, 401, 403, 429),
+            ...problemResponses(),
           },
         },
       },

@@ -22,7 +22,7 @@ export function meRoutes(options: {
         schema: {
           summary: 'Who the caller is: account or user, role, capabilities, token',
           security: [{ bearerAuth: [] }, { cookieAuth: [] }],
-          response: { 200: meSchema, ...problemResponses(401, 429) },
+          response: { 200: meSchema, ...problemResponses() },
         },
       },
       async (request) => {

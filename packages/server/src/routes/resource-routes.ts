@@ -1,4 +1,10 @@
-import { boundedText, countSchema, INPUT_LIMITS, type WebhookEventKind } from '@followup/sdk';
+import {
+  boundedText,
+  countSchema,
+  INPUT_LIMITS,
+  type ProblemCode,
+  type WebhookEventKind,
+} from '@followup/sdk';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -534,6 +540,8 @@ export function resourceRoutes(
   }
 
   const records: ResourceRecords = { table, columns, toItem, create, update };
+  // Only a resource with a unique field can answer a write with 409 conflict.
+  const uniqueConflict: ProblemCode[] = definition.unique ? ['conflict'] : [];
 
   return async (app) => {
     definition.moreRoutes?.(app, records);
@@ -558,7 +566,7 @@ export function resourceRoutes(
             response: {
               // The SDK's schema, nextCursor included (optional there, for older servers).
               200: schemas.list,
-              ...problemResponses(400, 401, 403, 429),
+              ...problemResponses(),
             },
           },
         },
@@ -578,7 +586,7 @@ export function resourceRoutes(
             tags: [tag],
             security,
             querystring: offsetListQuery,
-            response: { 200: schemas.list, ...problemResponses(400, 401, 403, 429) },
+            response: { 200: schemas.list, ...problemResponses() },
           },
         },
         async (request) => {
@@ -603,7 +611,7 @@ export function resourceRoutes(
             security,
             response: {
               200: countSchema,
-              ...problemResponses(401, 403, 429),
+              ...problemResponses(),
             },
           },
         },
@@ -625,7 +633,7 @@ export function resourceRoutes(
           tags: [tag],
           security,
           params: idParams,
-          response: { 200: schemas.item, ...problemResponses(401, 403, 404, 429) },
+          response: { 200: schemas.item, ...problemResponses('not_found') },
         },
       },
       async (request) => {
@@ -650,7 +658,7 @@ export function resourceRoutes(
           tags: [tag],
           security,
           body: schemas.create,
-          response: { 201: schemas.item, ...problemResponses(400, 401, 403, 409, 413, 429) },
+          response: { 201: schemas.item, ...problemResponses(...uniqueConflict) },
         },
       },
       async (request, reply) => {
@@ -686,7 +694,10 @@ export function resourceRoutes(
           security,
           params: idParams,
           body: schemas.update,
-          response: { 200: schemas.item, ...problemResponses(400, 401, 403, 404, 409, 413, 429) },
+          response: {
+            200: schemas.item,
+            ...problemResponses('not_found', ...uniqueConflict),
+          },
         },
       },
       async (request) => {
@@ -716,7 +727,7 @@ export function resourceRoutes(
           params: idParams,
           response: {
             204: z.null().describe('Deleted; no body'),
-            ...problemResponses(401, 403, 404, 429),
+            ...problemResponses('not_found'),
           },
         },
       },

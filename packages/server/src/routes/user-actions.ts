@@ -75,7 +75,7 @@ export function userActionRoutes(options: {
           body: invitationInputSchema,
           response: {
             201: invitationSchema,
-            ...problemResponses(400, 401, 403, 409, 413, 429),
+            ...problemResponses('conflict'),
           },
         },
       },
@@ -99,7 +99,7 @@ export function userActionRoutes(options: {
           summary: 'Disable a user: no more sign-in, and every session of theirs ends at once',
           security: [{ bearerAuth: [] }],
           params: idParams,
-          response: { 200: userStateSchema, ...problemResponses(401, 403, 404, 429) },
+          response: { 200: userStateSchema, ...problemResponses('not_found') },
         },
       },
       async (request) => disableUser(context(request), request.params.id),
@@ -115,7 +115,7 @@ export function userActionRoutes(options: {
           params: idParams,
           response: {
             200: z.object({ id: z.string(), sessionsEnded: z.number().int() }),
-            ...problemResponses(401, 403, 404, 429),
+            ...problemResponses('not_found'),
           },
         },
       },

@@ -29,7 +29,8 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 /** The form field that carries the CSRF token of an HTML form. */
 export const CSRF_FIELD = '_csrf';
 
-const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** @internal The methods a web session's CSRF check refuses without a token (the unsafe ones). */
+export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // Tokens from @fastify/csrf (the library under @fastify/csrf-protection): a salted HMAC of the
 // session's own secret, which lives server-side in the session row, so a token is good for one
@@ -111,7 +112,7 @@ function allowedOrigins(request: FastifyRequest, publicOrigin: string | undefine
  * browser sends no or a `null` Origin, `Sec-Fetch-Site` must be `same-origin`.
  */
 export function checkSameOrigin(request: FastifyRequest, publicOrigin: string | undefined): void {
-  if (!unsafeMethods.has(request.method)) return;
+  if (!UNSAFE_METHODS.has(request.method)) return;
   const origin = request.headers.origin;
   const sameOrigin =
     origin === undefined || origin === 'null'
@@ -131,7 +132,7 @@ export function checkCsrf(
   session: ActiveSession,
   publicOrigin: string | undefined,
 ): void {
-  if (!unsafeMethods.has(request.method)) return;
+  if (!UNSAFE_METHODS.has(request.method)) return;
   checkSameOrigin(request, publicOrigin);
   const header = request.headers[CSRF_TOKEN_HEADER];
   const body = request.body as Record<string, unknown> | undefined | null;
