@@ -54,8 +54,9 @@ export function caseVariantMessage(values: readonly string[], known: string): st
 }
 
 /**
- * An {@link openEnum} for request bodies and filters: the same type, and a value of 1 to
- * `INPUT_LIMITS.enumValue` characters that can be stored as it is. Any value is allowed but a
+ * An open enumeration's schema for request bodies and filters: typed as the known values or any
+ * other string ({@link OpenEnum}), and a value of 1 to `INPUT_LIMITS.enumValue` characters that
+ * can be stored as it is. Any value is allowed but a
  * known one spelled in another case (`patient`): it would be stored as a value of its own, which
  * no filter or `switch` on the known value finds.
  *
