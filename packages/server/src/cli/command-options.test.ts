@@ -158,6 +158,16 @@ const flagEffects: Record<string, FlagEffect> = {
     );
     expect(rows[0]?.count).toBe(7);
   },
+  async 'contacts erase --contact'({ json, database }) {
+    await json('seed', '--contacts', '2');
+    const { rows } = await database.query<{ id: string }>('SELECT id FROM contacts ORDER BY id');
+    const [erased, kept] = rows.map((row) => row.id);
+    expect(await json('contacts', 'erase', '--contact', String(erased))).toMatchObject({
+      id: erased,
+    });
+    const left = await database.query<{ id: string }>('SELECT id FROM contacts');
+    expect(left.rows.map((row) => row.id)).toEqual([kept]);
+  },
   async 'endpoints add --url'({ json }) {
     await json('endpoints', 'add', '--url', 'https://hooks.example.com/in');
     expect(await json('endpoints', 'list')).toMatchObject([

@@ -3,7 +3,7 @@ import { systemClock } from '../clock.js';
 import { eraseContact } from '../erasure/contact-erasure.js';
 import { createIdGenerator } from '../ids.js';
 import type { OperatorCommand, OperatorOutput } from './operator-commands.js';
-import { UsageError } from './usage.js';
+import { type OptionName, UsageError } from './usage.js';
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -48,4 +48,9 @@ export const contactCommands: Readonly<Record<string, OperatorCommand>> = {
     );
     return { json: erasure, text: erasureText(erasure) };
   },
+};
+
+/** @internal The options each `contacts …` command takes, beside `GLOBAL_OPTIONS`. */
+export const contactCommandOptions: Readonly<Record<string, readonly OptionName[]>> = {
+  'contacts erase': ['contact'],
 };

@@ -20,7 +20,7 @@ import {
   roles,
   type TokenInfo,
 } from '../tokens/account-store.js';
-import { contactCommands } from './contact-commands.js';
+import { contactCommandOptions, contactCommands } from './contact-commands.js';
 import { retentionOptions } from './edge-options.js';
 import { type CliOptions, type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';
 import { userCommandOptions, userCommands } from './user-commands.js';
@@ -420,4 +420,5 @@ export const operatorCommandOptions: Readonly<Record<string, readonly OptionName
   prune: ['receipt-retention', 'delivery-retention', 'tombstone-retention'],
   'receipts list': ['vendor', ...PAGE_OPTIONS],
   ...userCommandOptions,
+  ...contactCommandOptions,
 };

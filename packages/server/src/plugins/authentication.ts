@@ -161,6 +161,7 @@ export function installAuthentication(
     (capability: Capability | undefined): AnswersOf =>
     (method) => [
       'token_missing',
+      'token_malformed',
       'token_invalid',
       'token_expired',
       'token_revoked',

@@ -229,7 +229,13 @@ describe('the problem codes each operation lists', () => {
     document = (await server().app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
 
-  const tokenCodes = ['token_missing', 'token_invalid', 'token_expired', 'token_revoked'];
+  const tokenCodes = [
+    'token_missing',
+    'token_malformed',
+    'token_invalid',
+    'token_expired',
+    'token_revoked',
+  ];
 
   /** Each operation with the codes it lists, by status, and the route that defines it. */
   function operations() {

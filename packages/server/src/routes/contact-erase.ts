@@ -49,7 +49,7 @@ export function contactEraseRoute(
         params: idParams,
         response: {
           200: contactErasureSchema,
-          ...problemResponses(400, 401, 403, 404, 409, 429),
+          ...problemResponses('not_found'),
         },
       },
     },
