@@ -7,7 +7,9 @@ import type { Queryable } from '../storage/database.js';
 import {
   type AuditEntry,
   decodeAuditCursor,
+  decodeRecentAuditCursor,
   encodeAuditCursor,
+  encodeRecentAuditCursor,
   listAuditEntries,
   listAuditEntriesNewestFirst,
   recordAuditEntry,
@@ -225,6 +227,27 @@ describe('audit log', () => {
     );
   });
 
+  it('accepts a cursor exactly when PostgreSQL can read both of its numbers', () => {
+    const number = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 64n + 10n }),
+      fc.bigInt({ min: 0n, max: 10n ** 21n }),
+    );
+    fc.assert(
+      fc.property(number, number, (xid, seq) => {
+        const readable = xid < 2n ** 64n && seq < 2n ** 63n;
+        const cursor = Buffer.from(`audit:v2:${xid}:${seq}`).toString('base64url');
+        expect(decodeAuditCursor(cursor)).toEqual(
+          readable ? { xid: String(xid), seq: String(seq) } : undefined,
+        );
+        const legacy = Buffer.from(`audit:v1:${seq}`).toString('base64url');
+        expect(decodeAuditCursor(legacy)).toEqual(
+          seq < 2n ** 63n ? { xid: '1', seq: String(seq) } : undefined,
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads a cursor made before transaction ids as an entry of transaction 1', () => {
     const legacy = Buffer.from('audit:v1:42').toString('base64url');
     expect(decodeAuditCursor(legacy)).toEqual({ xid: '1', seq: '42' });
@@ -334,5 +357,51 @@ describe('audit log, newest first', () => {
         code: 'invalid_cursor',
       });
     }
+  });
+
+  // A bigint holds up to 2^63 - 1: a cursor naming a number past it reached PostgreSQL, whose
+  // statement failed (numeric_value_out_of_range), and the Audit log page answered 500.
+  it('refuses a cursor whose number is past the 64-bit range as invalid_cursor', async () => {
+    const clock = manualClock();
+    await recordAuditEntry(
+      database(),
+      {
+        action: 'token.issued',
+        actor: { type: 'operator' },
+        target: { type: 'token', id: 'tok_1' },
+      },
+      { clock, newId: createIdGenerator({ now: () => clock.now() }) },
+    );
+    const largest = encodeRecentAuditCursor('9223372036854775807');
+    const page = await listAuditEntriesNewestFirst(database(), { cursor: largest });
+    expect(page.entries.map((entry) => entry.target.id)).toEqual(['tok_1']);
+    for (const seq of ['9223372036854775808', '9999999999999999999', '18446744073709551616']) {
+      const cursor = Buffer.from(`audit:v1:before:${seq}`).toString('base64url');
+      await expect(listAuditEntriesNewestFirst(database(), { cursor }), seq).rejects.toMatchObject({
+        code: 'invalid_cursor',
+      });
+    }
+  });
+
+  it('never throws on any cursor string, and reads back exactly the numbers it makes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 120 }), (text) => {
+        expect(() => decodeRecentAuditCursor(text)).not.toThrow();
+        const base64 = Buffer.from(text, 'utf8').toString('base64url');
+        expect(() => decodeRecentAuditCursor(base64)).not.toThrow();
+      }),
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 9223372036854775807n }), (seq) => {
+        expect(decodeRecentAuditCursor(encodeRecentAuditCursor(String(seq)))).toBe(String(seq));
+      }),
+    );
+    // Past the range, up to 20 digits: each is refused, none reaches the database.
+    fc.assert(
+      fc.property(fc.bigInt({ min: 9223372036854775808n, max: 10n ** 20n - 1n }), (seq) => {
+        const cursor = Buffer.from(`audit:v1:before:${seq}`).toString('base64url');
+        expect(decodeRecentAuditCursor(cursor)).toBeUndefined();
+      }),
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
   parseChangePosition,
 } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import { isBigintText } from '../storage/integer-text.js';
 
 /** Who did an audited action. */
 export interface AuditActor {
@@ -282,6 +283,23 @@ export interface ListRecentAuditEntriesOptions {
 const recentCursorPrefix = 'audit:v1:before:';
 const actorTypes = new Set(['service_account', 'user', 'operator', 'system']);
 
+/** @internal Makes the cursor of a newest-first page that points before the entry `seq`. */
+export function encodeRecentAuditCursor(seq: string): string {
+  return Buffer.from(`${recentCursorPrefix}${seq}`, 'utf8').toString('base64url');
+}
+
+/**
+ * @internal Reads a newest-first cursor back: the entry's `seq`, or `undefined` for anything this
+ * server did not make, a number past the `bigint` range included (the statement would fail).
+ */
+export function decodeRecentAuditCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!text.startsWith(recentCursorPrefix)) return undefined;
+  const seq = text.slice(recentCursorPrefix.length);
+  return isBigintText(seq) ? seq : undefined;
+}
+
 /**
  * Reads one page of the audit log newest first (the web application's Audit log page), filtered
  * by action and actor. Its cursors are its own: pass each page's `nextCursor` back to this
@@ -300,11 +318,8 @@ export async function listAuditEntriesNewestFirst(
   const limit = checkedLimit(options.limit);
   let before: string | null = null;
   if (options.cursor !== undefined) {
-    const text = /^[A-Za-z0-9_-]{1,80}$/.test(options.cursor)
-      ? Buffer.from(options.cursor, 'base64url').toString('utf8')
-      : '';
-    const seq = text.startsWith(recentCursorPrefix) ? text.slice(recentCursorPrefix.length) : '';
-    if (!/^(0|[1-9][0-9]{0,18})$/.test(seq)) {
+    const seq = decodeRecentAuditCursor(options.cursor);
+    if (seq === undefined) {
       throw new FollowUpServerError({
         code: 'invalid_cursor',
         message: 'cursor is not a nextCursor of this audit log page.',
@@ -329,10 +344,7 @@ export async function listAuditEntriesNewestFirst(
   const last = page.at(-1);
   return {
     entries: page.map(toAuditEntry),
-    nextCursor:
-      rows.length > limit && last
-        ? Buffer.from(`${recentCursorPrefix}${last.seq}`, 'utf8').toString('base64url')
-        : null,
+    nextCursor: rows.length > limit && last ? encodeRecentAuditCursor(String(last.seq)) : null,
   };
 }
 

@@ -22,6 +22,23 @@ describe('the event feed cursor', () => {
     );
   });
 
+  it('accepts a position exactly when PostgreSQL can read both of its numbers', () => {
+    const number = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 64n + 10n }),
+      fc.bigInt({ min: 0n, max: 10n ** 21n }),
+    );
+    fc.assert(
+      fc.property(number, number, (xid, seq) => {
+        const readable = xid < 2n ** 64n && seq < 2n ** 63n;
+        const cursor = Buffer.from(`events:v1:${xid}:${seq}`).toString('base64url');
+        expect(decodeEventCursor(cursor)).toEqual(
+          readable ? { xid: String(xid), seq: String(seq) } : undefined,
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('refuses a position PostgreSQL could not read, or text it did not make', () => {
     for (const text of [
       'events:v1:5:9223372036854775808',

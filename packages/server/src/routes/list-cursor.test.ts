@@ -84,6 +84,28 @@ describe('list cursors', () => {
     expect(positionOf(kind, values)).toBeUndefined();
   });
 
+  it('accepts a change position exactly when PostgreSQL can read both of its numbers', () => {
+    // Past 2^63 - 1 (bigint) or 2^64 - 1 (xid8) the statement would fail: a 500, not a 400.
+    const number = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 64n + 10n }),
+      fc.bigInt({ min: 0n, max: 10n ** 21n }),
+    );
+    fc.assert(
+      fc.property(number, number, (seq, xid) => {
+        const values = [String(seq), String(xid)];
+        const readable = seq < 2n ** 63n && xid < 2n ** 64n;
+        const cursor = Buffer.from(JSON.stringify(['l1', fingerprint, ...values])).toString(
+          'base64url',
+        );
+        const position = positionOf('change', decodeListCursor(cursor)?.values ?? []);
+        expect(position).toEqual(
+          readable ? { kind: 'change', seq: values[0], xid: values[1] } : undefined,
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('never throws on any string, and reads back only what it made', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {

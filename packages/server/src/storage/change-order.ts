@@ -1,3 +1,5 @@
+import { isBigintText, isXid8Text } from './integer-text.js';
+
 /**
  * @internal The change order of a table whose rows carry `change_seq` and `change_xid`
  * (contacts, deals): each insert and update takes a number from the table's sequence, and
@@ -41,19 +43,13 @@ export interface ChangePosition {
   seq: string;
 }
 
-const seqPattern = /^(0|[1-9][0-9]{0,18})$/;
-// A transaction id (xid8): epoch and counter, below 2^64.
-const xidPattern = /^(0|[1-9][0-9]{0,19})$/;
-
 /**
  * @internal Reads a change position from the decimal text of its transaction id and change
  * number, as a cursor carries them; `undefined` unless PostgreSQL can read both (`xid8` below
  * 2^64, `bigint` below 2^63), so that a forged cursor is refused, never a failed statement.
  */
 export function parseChangePosition(xid: string, seq: string): ChangePosition | undefined {
-  if (!xidPattern.test(xid) || !seqPattern.test(seq)) return undefined;
-  if (BigInt(xid) > 18446744073709551615n || BigInt(seq) > 9223372036854775807n) return undefined;
-  return { xid, seq };
+  return isXid8Text(xid) && isBigintText(seq) ? { xid, seq } : undefined;
 }
 
 /**

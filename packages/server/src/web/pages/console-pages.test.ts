@@ -277,6 +277,11 @@ describe('EHR receipts and Audit log pages', () => {
     const byActor = await browser.get('/audit-log?actor=operator');
     expect(byActor.body).toContain('service_account.created');
     expect((await browser.get('/audit-log?cursor=nonsense!')).statusCode).toBe(400);
+    // A number past the 64-bit range is as bad a cursor as any other: 400, never 500.
+    for (const seq of ['9223372036854775808', '9999999999999999999']) {
+      const cursor = Buffer.from(`audit:v1:before:${seq}`).toString('base64url');
+      expect((await browser.get(`/audit-log?cursor=${cursor}`)).statusCode, seq).toBe(400);
+    }
   });
 
   it('is a 403 page for a role without audit.read', async () => {
