@@ -132,16 +132,31 @@ export interface BuildServerOptions {
    */
   publicUrl?: string;
   /**
-   * Trust `X-Forwarded-*` headers from a reverse proxy (`--trust-proxy`): Fastify's `trustProxy`
-   * (`true`, or the addresses/CIDR ranges of the proxies). Then the client address of
-   * the sign-in throttle and the protocol (HTTPS: `Secure` `__Host-` cookie) come from the proxy.
-   * Default: not trusted.
+   * Trust `X-Forwarded-*` headers from reverse proxies (`--trust-proxy`): the proxies' addresses
+   * or CIDR ranges (an array, or one comma-separated string, as Fastify's `trustProxy` takes
+   * them), or how many proxies are in front (a hop count: the nearest `n` hops are trusted,
+   * whatever their address). Then client addresses (the per-address limits, the sign-in
+   * throttle, the audit log) and the protocol (HTTPS: `Secure` `__Host-` cookie) come from them.
+   * Default: not trusted. A hop count trusts a client that reaches the server directly as if it
+   * were the proxy, and `true` trusts every hop: either lets such a client choose its own address
+   * with `X-Forwarded-For`. Prefer addresses; `followup-server start` refuses `true`.
    */
-  trustProxy?: boolean | string | string[];
+  trustProxy?: boolean | number | string | string[];
   /** Web sessions: idle timeout, absolute lifetime, rotation; see {@link SessionPolicy}. */
   sessions?: Partial<SessionPolicy>;
   /** Failed sign-ins allowed per account and per client address; see {@link SignInThrottlePolicy}. */
   signInThrottle?: Partial<SignInThrottlePolicy>;
+}
+
+// Fastify 5 trusts no hop for a number (it cannot tell a proxy from a direct client): a hop
+// count is the operator's statement that only the proxies reach the server, so it is kept, as
+// the nearest `hops` hops (hop 0 is the peer of the socket).
+function fastifyTrustProxy(
+  trustProxy: NonNullable<BuildServerOptions['trustProxy']>,
+): boolean | string | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
 }
 
 // The origin of a public URL (scheme, host, port): what browsers send in `Origin`.
@@ -207,7 +222,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     clientErrorHandler: createClientErrorHandler(() => newId('req')),
     // Our own 503 problem+json instead (installShutdownRefusal).
     return503OnClosing: false,
-    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.trustProxy === undefined
+      ? {}
+      : { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
   // JSON only: without this, Fastify would also accept text/plain bodies.
   app.server.maxConnections = limits.maxConnections;

@@ -472,6 +472,58 @@ describe('followup-server', () => {
       }
     });
 
+    // Without the proxies named, any client could pick its address with X-Forwarded-For and walk
+    // past the per-address limits, or forge the address the audit log and the logs record.
+    it('refuses a bare --trust-proxy or TRUST_PROXY=true at start, asking for the proxies', async () => {
+      for (const [argv, env] of [
+        [['--trust-proxy'], {}],
+        [['--trust-proxy', '--json'], {}],
+        [['--trust-proxy='], {}],
+        [[], { TRUST_PROXY: 'true' }],
+        [[], { TRUST_PROXY: 'yes' }],
+      ] as const) {
+        const refused = captureIo({ ...env });
+        refused.io.database = database();
+        expect(await runCli(['start', '--port', '0', ...argv], refused.io), argv.join(' ')).toBe(2);
+        const said = refused.err.join('');
+        expect(said).toContain('--trust-proxy 10.0.0.0/8,127.0.0.1');
+        expect(said).toContain('--trust-proxy 1');
+        expect(refused.out).toEqual([]);
+      }
+    });
+
+    it('takes the proxies from --trust-proxy or TRUST_PROXY as addresses or a hop count', async () => {
+      // The address the server uses for a request from this machine that says it forwards
+      // 203.0.113.9: the one its request log line records (as the limits and audit log do).
+      const addressSeen = async (argv: string[], env: Record<string, string> = {}) => {
+        const controller = new AbortController();
+        const captured = captureIo(env, controller.signal);
+        captured.io.database = database();
+        const exit = runCli(['start', '--port', '0', '--json', ...argv], captured.io);
+        const announced = JSON.parse(await captured.firstLine) as { url: string };
+        const answer = await fetch(`${announced.url}/healthz`, {
+          headers: { 'x-forwarded-for': '203.0.113.9' },
+        });
+        expect(answer.status).toBe(200);
+        controller.abort();
+        expect(await exit).toBe(0);
+        const line = captured.err
+          .join('')
+          .split('\n')
+          .map((text) => (text.startsWith('{') ? JSON.parse(text) : {}))
+          .find((entry) => entry.req?.url === '/healthz');
+        return line?.req?.remoteAddress;
+      };
+      expect(await addressSeen(['--trust-proxy', '10.0.0.0/8,127.0.0.1'])).toBe('203.0.113.9');
+      expect(await addressSeen([], { TRUST_PROXY: '127.0.0.0/8' })).toBe('203.0.113.9');
+      expect(await addressSeen(['--trust-proxy', '1'])).toBe('203.0.113.9');
+      expect(await addressSeen([], { TRUST_PROXY: '1' })).toBe('203.0.113.9');
+      // Not a proxy named, and not trusted at all: the socket's own address.
+      expect(await addressSeen(['--trust-proxy', '10.0.0.0/8'])).toBe('127.0.0.1');
+      expect(await addressSeen([])).toBe('127.0.0.1');
+      expect(await addressSeen([], { TRUST_PROXY: 'false' })).toBe('127.0.0.1');
+    });
+
     it('prune deletes what outlived its retention, as JSON and as text', async () => {
       await database().query(
         `INSERT INTO ehr_receipts (id, vendor, verdict, raw_body, headers, received_at)

@@ -16,6 +16,7 @@ import {
 } from './operator-commands.js';
 import { createProgressBar, type TerminalSink } from './progress-bar.js';
 import { START_OPTIONS, startCommand } from './start-command.js';
+import { hasBareTrustProxy, TRUST_PROXY_NEEDS_PROXIES } from './trust-proxy.js';
 import {
   type CliOptions,
   GLOBAL_OPTIONS,
@@ -135,6 +136,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let values: CliOptions;
   let positionals: string[];
   let given: Set<OptionName>;
+  // It once took no value: say what it takes now, not that "an argument" is missing.
+  if (hasBareTrustProxy(argv)) return usageError(io, TRUST_PROXY_NEEDS_PROXIES);
   try {
     let tokens: ReturnType<typeof parseArgs>['tokens'];
     ({ values, positionals, tokens } = parseArgs({

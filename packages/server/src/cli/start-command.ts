@@ -15,24 +15,9 @@ import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
+import { parseTrustProxy } from './trust-proxy.js';
 import { type CliOptions, type OptionName, UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
-
-// TRUST_PROXY: true/false, or the proxies' addresses (comma-separated, CIDR ranges allowed).
-function parseTrustProxy(flag: boolean, text: string | undefined): boolean | string[] {
-  if (flag) return true;
-  if (text === undefined || text.trim() === '' || /^(0|false|no|off)$/i.test(text.trim())) {
-    return false;
-  }
-  if (isTrue(text)) return true;
-  const addresses = text.split(',').map((part) => part.trim());
-  if (addresses.some((address) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(address))) {
-    throw new UsageError(
-      'TRUST_PROXY is true, false, or proxy addresses (CIDR allowed), comma-separated.',
-    );
-  }
-  return addresses;
-}
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -172,7 +157,8 @@ export async function startCommand(
   const publicUrlText = values['public-url'] ?? io.env.PUBLIC_URL;
   const configuredPublicUrl =
     publicUrlText === undefined ? undefined : parsePublicUrl(publicUrlText);
-  const trustProxy = parseTrustProxy(values['trust-proxy'] === true, io.env.TRUST_PROXY);
+  // An empty TRUST_PROXY is unset (as a compose file writes it); an empty --trust-proxy= is not.
+  const trustProxy = parseTrustProxy(values['trust-proxy'] ?? (io.env.TRUST_PROXY || undefined));
   const sessions = sessionPolicy(
     values['session-idle'] ?? io.env.SESSION_IDLE_TIMEOUT,
     values['session-lifetime'] ?? io.env.SESSION_LIFETIME,
@@ -205,7 +191,7 @@ export async function startCommand(
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
     ehrWebhookSecrets,
     ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),
-    ...(trustProxy === false ? {} : { trustProxy }),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(sessions ? { sessions } : {}),
     ...limits,
   });

@@ -27,9 +27,12 @@ Commands:
                                           (DELIVERY_AUTO_DISABLE_AFTER, default 5d; a 410 at once)
       --public-url URL                    where people reach the server (PUBLIC_URL; default
                                           the listening address): sign-in links use it
-      --trust-proxy                       trust X-Forwarded-For/-Proto/-Host from a reverse proxy
-                                          (TRUST_PROXY=true, or the proxies' addresses): client
-                                          addresses and HTTPS (Secure __Host- cookie) come from it
+      --trust-proxy PROXIES               trust X-Forwarded-For/-Proto/-Host from these reverse
+                                          proxies (TRUST_PROXY): their addresses or CIDR ranges,
+                                          comma-separated (10.0.0.0/8,127.0.0.1), or how many
+                                          proxies are in front (1); client addresses and HTTPS
+                                          (Secure __Host- cookie) come from them. Never every hop:
+                                          a bare --trust-proxy or TRUST_PROXY=true is refused
       --session-idle 30m                  web sessions end after this long unused
                                           (SESSION_IDLE_TIMEOUT; 1m to 30d, default 30m)
       --session-lifetime 12h              web sessions end this long after sign-in
@@ -151,7 +154,7 @@ export const optionSpec = {
   email: { type: 'string' },
   user: { type: 'string' },
   'public-url': { type: 'string' },
-  'trust-proxy': { type: 'boolean', default: false },
+  'trust-proxy': { type: 'string' },
   'session-idle': { type: 'string' },
   'session-lifetime': { type: 'string' },
   'delivery-retry-delays': { type: 'string' },
