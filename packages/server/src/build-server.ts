@@ -127,8 +127,11 @@ export interface BuildServerOptions {
   onOutboxEvent?: () => void;
   /**
    * The URL people reach the server at (`--public-url`), such as `https://followup.example.org`:
-   * sign-in links are made with it, and it is accepted as a same-origin `Origin`. Defaults to the
-   * origin each request came to.
+   * sign-in links are made with it, it is accepted as a same-origin `Origin`, and it is the one
+   * server of `/openapi.json`. A request for another host (`Host`, or `X-Forwarded-Host` from a
+   * trusted proxy) is answered 421 `misdirected_request`, `GET /healthz` aside: a DNS-rebinding
+   * page cannot read a server on loopback. Without it, sign-in links use the origin each request
+   * came to, and any host is answered.
    */
   publicUrl?: string;
   /**
@@ -235,11 +238,13 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // First of the onRequest hooks: a closing server or a used-up connection runs nothing more.
   installShutdownRefusal(app);
   installRequestsPerConnection(app, limits.maxRequestsPerConnection);
-  installHostHeaderCheck(app);
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
+  installHostHeaderCheck(app, { publicOrigin: publicUrl });
   installRequestIds(app);
   if (logger !== false) installRequestLogging(app);
   installProblemHandling(app);
-  installOpenApi(app);
+  installOpenApi(app, { publicOrigin: publicUrl });
   // Verified tokens are remembered briefly; every change to tokens empties it (see the README).
   const tokenCache = createTokenCache({ database, clock });
   app.addHook('onReady', () => tokenCache.ready);
@@ -249,8 +254,6 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     options.rateLimit === false
       ? undefined
       : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
-  const publicUrl =
-    options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
   const sessions = createSessionStore({
     database,
     clock,

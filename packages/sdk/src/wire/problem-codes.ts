@@ -111,6 +111,11 @@ export const PROBLEM_CODES = Object.freeze({
   uri_too_long: code(414, 'transport'),
   /** The body is not application/json. */
   unsupported_media_type: code(415, 'any'),
+  /**
+   * The request names another host (`Host`, or `X-Forwarded-Host` from a trusted proxy) than
+   * the server's public URL (`--public-url`); send it to that URL.
+   */
+  misdirected_request: code(421, 'transport'),
   /** Too many requests with this token; retry after Retry-After. */
   rate_limited: code(429, 'any'),
   /** The request headers are larger than the server accepts. */

@@ -241,6 +241,8 @@ export async function startCommand(
       });
     }
     const url = new URL(address);
+    // With --public-url, requests for another host are answered 421: the commands printed to
+    // try name it.
     const publicUrl = configuredPublicUrl ?? url.origin;
     // --demo: a sign-in link for the demo ADMIN user (the same user on every restart).
     const demoSignIn = values.demo
@@ -274,7 +276,7 @@ export async function startCommand(
       if (demoToken) {
         io.stdout.write(
           `Demo ADMIN token (shown once, valid for 24 hours; a restart prints a new one):\n  ${demoToken}\n` +
-            `Try: curl -H "Authorization: Bearer ${demoToken}" ${url.origin}/api/contacts\n`,
+            `Try: curl -H "Authorization: Bearer ${demoToken}" ${publicUrl}/api/contacts\n`,
         );
         if (demoSignIn) {
           io.stdout.write(
@@ -291,7 +293,7 @@ export async function startCommand(
           io.stdout.write(
             `Demo EHR vendor ${DEMO_EHR_VENDOR}, webhook secret (shown once):\n  ${demoEhrSecret}\n` +
               'Send it a signed test webhook (prints 202 and the receipt id):\n' +
-              `  ${demoEhrWebhookCommand({ origin: url.origin, secret: demoEhrSecret })}\n`,
+              `  ${demoEhrWebhookCommand({ origin: publicUrl, secret: demoEhrSecret })}\n`,
           );
         }
       }

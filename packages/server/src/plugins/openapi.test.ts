@@ -74,4 +74,62 @@ describe('API reference', () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body.toLowerCase()).toContain('swagger');
   });
+
+  // Like the console's pages: no other site frames it (clickjacking), no script but its own.
+  it('serves /docs and its assets with a strict CSP and frame-ancestors none', async () => {
+    for (const url of ['/docs', '/docs/', '/docs/static/swagger-initializer.js', '/docs/json']) {
+      const answer = await server().app.inject({ method: 'GET', url });
+      expect(answer.statusCode, url).toBeLessThan(400);
+      const csp = String(answer.headers['content-security-policy'] ?? '');
+      const directives = Object.fromEntries(
+        csp
+          .split(';')
+          .map((directive) => directive.trim().split(/\s+/))
+          .filter((parts) => parts[0])
+          .map(([name, ...values]) => [name, values.join(' ')]),
+      );
+      expect(directives['frame-ancestors'], url).toBe("'none'");
+      expect(directives['default-src'], url).toBe("'none'");
+      expect(directives['script-src'], url).toBe("'self'");
+      expect(directives['style-src'], url).toMatch(/^'self'( 'sha256-[A-Za-z0-9+/]{43}=')*$/);
+      expect(csp, url).not.toContain('unsafe-inline');
+      expect(csp, url).not.toContain('unsafe-eval');
+    }
+  });
+
+  it('names no server from Host or X-Forwarded-Host without a public URL', async () => {
+    for (const headers of [
+      { host: 'rebind.attacker.example' },
+      { host: 'followup.internal:3000', 'x-forwarded-host': 'evil.example' },
+    ]) {
+      const answer = await server().app.inject({ method: 'GET', url: '/openapi.json', headers });
+      expect(answer.json().servers).toEqual([{ url: '/' }]);
+      expect(answer.headers.vary ?? '').not.toContain('host');
+    }
+  });
+});
+
+describe('API reference with a public URL', () => {
+  const server = useTestServer({
+    publicUrl: 'https://followup.example.org/',
+    trustProxy: '127.0.0.1',
+  });
+
+  it('names the public URL as its one server, whatever the proxy forwards', async () => {
+    for (const headers of [
+      { host: 'followup.example.org' },
+      { host: 'followup.example.org', 'x-forwarded-proto': 'http' },
+      { host: '10.0.3.7:3000', 'x-forwarded-host': 'followup.example.org:443' },
+    ]) {
+      const answer = await server().app.inject({ method: 'GET', url: '/openapi.json', headers });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().servers).toEqual([{ url: 'https://followup.example.org' }]);
+    }
+    const docs = await server().app.inject({
+      method: 'GET',
+      url: '/docs/json',
+      headers: { host: 'followup.example.org' },
+    });
+    expect(docs.json().servers).toEqual([{ url: 'https://followup.example.org' }]);
+  });
 });

@@ -106,10 +106,41 @@ function withProblemCodes(input: Parameters<typeof jsonSchemaTransform>[0], outp
 }
 
 /**
+ * @internal The Content-Security-Policy of `/docs` and its assets: Swagger UI's own scripts and
+ * styles only, no inline script, its calls to this origin only, and never in a frame (as the
+ * web console's pages, see web/README.md).
+ */
+export const DOCS_CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  // And the one <style> of Swagger UI's logo (its colours), by its hash: no other inline style.
+  'style-src': ["'self'", "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'object-src': ["'none'"],
+};
+
+/** @internal Options of {@link installOpenApi}. */
+export interface OpenApiOptions {
+  /** The origin of `--public-url`: the document's one server. */
+  publicOrigin: string | undefined;
+}
+
+/**
  * @internal `GET /openapi.json`, generated from the route schemas (the zod schemas that also
  * validate requests), and `GET /docs`, a browsable reference of it. Register before the routes.
+ *
+ * The document's `servers` is the public URL when one is configured, and otherwise `/`: the
+ * origin the document was fetched from, resolved by the client. Never the `Host` or
+ * `X-Forwarded-Host` of the request, which whoever sends it chooses (a cache between would keep
+ * a forged one for everybody).
  */
-export function installOpenApi(app: FastifyInstance): void {
+export function installOpenApi(app: FastifyInstance, options: OpenApiOptions): void {
+  const servers = [{ url: options.publicOrigin ?? '/' }];
   app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -164,11 +195,15 @@ export function installOpenApi(app: FastifyInstance): void {
       ) as typeof document;
     },
   });
-  app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
-  // The document names the server it was fetched from, so that a client generator or the /docs
-  // page calls the right host.
-  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
-    reply.header('vary', 'host');
-    return { ...app.swagger(), servers: [{ url: `${request.protocol}://${request.host}` }] };
+  app.register(swaggerUi, {
+    routePrefix: '/docs',
+    logLevel: 'warn',
+    staticCSP: DOCS_CONTENT_SECURITY_POLICY as Record<string, string[]>,
+    // The same servers as /openapi.json, for the page's "Try it out".
+    transformSpecification: (document) => ({ ...document, servers }),
   });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => ({
+    ...app.swagger(),
+    servers,
+  }));
 }

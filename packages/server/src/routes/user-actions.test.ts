@@ -1,11 +1,21 @@
+import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { webSessionFor } from '../../test/support/web.js';
 
-const server = useTestServer({ publicUrl: 'https://crm.example.org' });
+const PUBLIC_HOST = 'crm.example.org';
+const server = useTestServer({ publicUrl: `https://${PUBLIC_HOST}` });
+
+// Requests name the public URL's host, as a browser or client there does: any other is 421.
+function inject(options: InjectOptions) {
+  return server().app.inject({
+    ...options,
+    headers: { host: PUBLIC_HOST, ...(options.headers as Record<string, string>) },
+  });
+}
 
 async function call(token: string, method: string, url: string, payload?: unknown) {
-  return server().app.inject({
+  return inject({
     method: method as 'POST',
     url,
     headers: { authorization: `Bearer ${token}` },
@@ -30,7 +40,7 @@ describe('user actions on /api/users', () => {
       signInUrl: expect.stringMatching(/^https:\/\/crm\.example\.org\/signin\/[A-Za-z0-9_-]{43}$/),
       expiresAt: '2026-03-02T09:00:00.000Z',
     });
-    const page = await server().app.inject({
+    const page = await inject({
       method: 'GET',
       url: new URL(body.signInUrl).pathname,
     });
@@ -59,12 +69,12 @@ describe('user actions on /api/users', () => {
     });
     expect(again.statusCode).toBe(201);
     expect(again.json()).toMatchObject({ id: body.id, email: 'grace@example.com', role: 'ADMIN' });
-    const oldLink = await server().app.inject({
+    const oldLink = await inject({
       method: 'GET',
       url: new URL(body.signInUrl).pathname,
     });
     expect(oldLink.statusCode).toBe(410);
-    const newLink = await server().app.inject({
+    const newLink = await inject({
       method: 'GET',
       url: new URL(again.json().signInUrl).pathname,
     });
@@ -81,7 +91,10 @@ describe('user actions on /api/users', () => {
 
   it('refuses to invite someone who already chose a password (409), and a disabled user cannot sign in', async () => {
     const { token } = await server().tokenFor('ADMIN');
-    const person = await webSessionFor(server(), 'AGENT', { email: 'active@example.com' });
+    const person = await webSessionFor(server(), 'AGENT', {
+      email: 'active@example.com',
+      host: PUBLIC_HOST,
+    });
     const conflict = await call(token, 'POST', '/api/users/invitations', {
       email: 'Active@example.com',
       role: 'ADMIN',
@@ -91,12 +104,12 @@ describe('user actions on /api/users', () => {
     const disabled = await call(token, 'POST', `/api/users/${person.userId}/disable`);
     expect(disabled.statusCode).toBe(200);
     expect(disabled.json()).toMatchObject({ id: person.userId, state: 'disabled', sessions: 0 });
-    const signIn = await server().app.inject({
+    const signIn = await inject({
       method: 'POST',
       url: '/signin',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        origin: 'http://localhost:80',
+        origin: `https://${PUBLIC_HOST}`,
       },
       payload: new URLSearchParams({ email: person.email, password: person.password }).toString(),
     });
@@ -105,20 +118,20 @@ describe('user actions on /api/users', () => {
   });
 
   it('DELETE /api/users/:id/sessions ends every session of the user at once', async () => {
-    const admin = await webSessionFor(server(), 'ADMIN');
-    const person = await webSessionFor(server(), 'AGENT');
-    const revoked = await server().app.inject({
+    const admin = await webSessionFor(server(), 'ADMIN', { host: PUBLIC_HOST });
+    const person = await webSessionFor(server(), 'AGENT', { host: PUBLIC_HOST });
+    const revoked = await inject({
       method: 'DELETE',
       url: `/api/users/${person.userId}/sessions`,
       headers: {
         cookie: admin.cookie,
-        origin: 'http://localhost:80',
+        origin: `https://${PUBLIC_HOST}`,
         'x-csrf-token': admin.csrfToken,
       },
     });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toEqual({ id: person.userId, sessionsEnded: 1 });
-    const after = await server().app.inject({
+    const after = await inject({
       method: 'GET',
       url: '/api/contacts',
       headers: { cookie: person.cookie },

@@ -31,7 +31,7 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 export async function webSessionFor(
   server: { app: FastifyInstance; database: Database; clock: ManualClock },
   role: Role,
-  options: { email?: string; name?: string } = {},
+  options: { email?: string; name?: string; host?: string } = {},
 ): Promise<WebSession> {
   const { database, clock, app } = server;
   const newId = createIdGenerator({ now: () => clock.now() });
@@ -52,7 +52,7 @@ export async function webSessionFor(
   );
   const started = await createSessionStore({ database, clock, newId }).start(database, userId);
   const cookie = `followup_session=${started.cookieValue}`;
-  const csrfToken = await csrfTokenOf(app, cookie);
+  const csrfToken = await csrfTokenOf(app, cookie, options.host);
   return {
     userId,
     email,
@@ -63,9 +63,17 @@ export async function webSessionFor(
   };
 }
 
-/** Reads the CSRF token of a session from the start page's `<meta name="csrf-token">`. */
-export async function csrfTokenOf(app: FastifyInstance, cookie: string): Promise<string> {
-  const page = await app.inject({ method: 'GET', url: '/', headers: { cookie } });
+/**
+ * Reads the CSRF token of a session from the start page's `<meta name="csrf-token">`; `host`
+ * for a server with a public URL, which answers other hosts 421.
+ */
+export async function csrfTokenOf(
+  app: FastifyInstance,
+  cookie: string,
+  host?: string,
+): Promise<string> {
+  const headers = host === undefined ? { cookie } : { cookie, host };
+  const page = await app.inject({ method: 'GET', url: '/', headers });
   const match = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body);
   if (!match?.[1]) throw new Error(`No CSRF token on the start page (status ${page.statusCode}).`);
   return match[1];
