@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.js';
 import { createDeliveryStore, type DeliveryInfo } from '../delivery/deliveries.js';
+import { endpointUrlLengthRefusal } from '../delivery/endpoint-address.js';
 import { sendTestEvent, TEST_EVENT_KIND } from '../delivery/test-event.js';
 import {
   createEndpointStore,
@@ -229,6 +230,9 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
 
   async 'endpoints add'(values, database) {
     const url = required(values, 'url');
+    // Refused before anything opens, never cut: a mistake on the command line.
+    const tooLong = endpointUrlLengthRefusal(url);
+    if (tooLong !== undefined) throw new UsageError(`--url: ${tooLong}`);
     const events = parseEventList(values.events);
     const endpoint = await createEndpointStore({ database }).add({ url, events });
     return output(

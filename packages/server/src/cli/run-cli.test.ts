@@ -685,6 +685,23 @@ describe('followup-server', () => {
       },
     );
 
+    it('refuses an endpoint URL over 2,048 characters as a usage error, and adds nothing', async () => {
+      const base = 'https://hooks.example.com/followup?token=';
+      const tooLong = `${base}${'a'.repeat(2_049 - base.length)}`;
+      const refused = await run('endpoints', 'add', '--url', tooLong);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toBe(
+        'followup-server: --url: The endpoint URL must be at most 2,048 characters; this one ' +
+          "has 2,049. Run 'followup-server --help' for usage.\n",
+      );
+      expect(refused.out).toBe('');
+      expect(JSON.parse((await run('endpoints', 'list', '--json')).out)).toEqual([]);
+      const longest = `${base}${'a'.repeat(2_048 - base.length)}`;
+      const added = await run('endpoints', 'add', '--url', longest, '--json');
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.out).url).toBe(longest);
+    });
+
     it('adds, lists, disables, rotates and removes webhook endpoints; secrets shown once', async () => {
       const added = await run(
         'endpoints',

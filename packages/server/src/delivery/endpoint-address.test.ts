@@ -89,6 +89,26 @@ describe('isPublicAddress', () => {
 });
 
 describe('checkEndpointUrl', () => {
+  // A URL is refused whole, never cut to the limit and saved.
+  it('accepts a URL of 2,048 characters, and refuses a longer one, as given or as stored', () => {
+    const base = 'https://hooks.example.com/followup?token=';
+    const longest = `${base}${'a'.repeat(2_048 - base.length)}`;
+    expect(checkEndpointUrl(longest).href).toBe(longest);
+    fc.assert(
+      fc.property(fc.integer({ min: 2_049, max: 20_000 }), (length) => {
+        const text = `${base}${'a'.repeat(length - base.length)}`;
+        expect(() => checkEndpointUrl(text)).toThrow(
+          `The endpoint URL must be at most 2,048 characters; this one has ${length.toLocaleString('en-US')}`,
+        );
+      }),
+      { numRuns: 50 },
+    );
+    // 1,000 spaces are 3,000 characters once stored as %20.
+    const spaced = `https://hooks.example.com/${' '.repeat(1_000)}x`;
+    expect(spaced.length).toBeLessThan(2_048);
+    expect(() => checkEndpointUrl(spaced)).toThrow('at most 2,048 characters');
+  });
+
   it('accepts http and https URLs', () => {
     expect(checkEndpointUrl('https://hooks.example.com/followup?x=1').hostname).toBe(
       'hooks.example.com',

@@ -80,18 +80,44 @@ export function addressRefusal(
   return undefined;
 }
 
+/** The longest endpoint URL: 2,048 characters, as given and as stored (normalised). */
+export const MAX_ENDPOINT_URL_LENGTH = 2_048;
+
+/**
+ * Why an endpoint URL is too long, or `undefined` when it is not: over
+ * {@link MAX_ENDPOINT_URL_LENGTH} characters as given, or as it would be stored (normalised: a
+ * space becomes `%20`, a Unicode name its `xn--` form). Such a URL is refused, never cut.
+ */
+export function endpointUrlLengthRefusal(text: string): string | undefined {
+  let length = text.length;
+  if (length <= MAX_ENDPOINT_URL_LENGTH) {
+    try {
+      length = new URL(text).href.length;
+    } catch {
+      return undefined;
+    }
+  }
+  return length > MAX_ENDPOINT_URL_LENGTH
+    ? `The endpoint URL must be at most 2,048 characters; this one has ${length.toLocaleString('en-US')}.`
+    : undefined;
+}
+
 /**
  * Checks an endpoint URL when it is registered: `http:` or `https:` only, a host, no user name
- * or password in it, at most 2,048 characters. Where it points is checked at delivery time
- * (see {@link guardedLookup}), since a name can resolve elsewhere later.
+ * or password in it, not too long ({@link endpointUrlLengthRefusal}: at most 2,048 characters,
+ * as given and as stored). Where it points is checked at delivery time (see
+ * {@link guardedLookup}), since a name can resolve elsewhere later.
  *
  * @throws FollowUpServerError `invalid_endpoint_url`, saying why.
  */
 export function checkEndpointUrl(text: string): URL {
   const refuse = (why: string) =>
     new FollowUpServerError({ code: 'invalid_endpoint_url', message: `The endpoint URL ${why}.` });
-  if (typeof text !== 'string' || text.length > 2_048)
-    throw refuse('must be at most 2,048 characters');
+  if (typeof text !== 'string') throw refuse('is not a valid URL');
+  const tooLong = endpointUrlLengthRefusal(text);
+  if (tooLong !== undefined) {
+    throw new FollowUpServerError({ code: 'invalid_endpoint_url', message: tooLong });
+  }
   let url: URL;
   try {
     url = new URL(text);

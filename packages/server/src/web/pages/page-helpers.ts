@@ -10,6 +10,18 @@ import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
 import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 
+/**
+ * @internal A text field of a form body, whole, trimmed: for a value whose limit the action
+ * checks, so that one too long is refused with a message, never cut and saved. (The form body
+ * itself is bounded, 16 KiB.)
+ */
+export function wholeTextField(source: unknown, name: string): string {
+  if (typeof source !== 'object' || source === null || !Object.hasOwn(source, name)) return '';
+  const value = (source as Record<string, unknown>)[name];
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : '';
+  return text.trim();
+}
+
 /** @internal A text field of a form body or a query string: at most `max` characters, trimmed. */
 export function textField(source: unknown, name: string, max = 200): string {
   if (typeof source !== 'object' || source === null) return '';

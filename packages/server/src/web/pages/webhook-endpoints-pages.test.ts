@@ -102,3 +102,40 @@ describe('Webhook endpoints pages: the state the server put an endpoint in', () 
     expect((await manager.get('/webhook-endpoints/we_missing')).statusCode).toBe(403);
   });
 });
+
+describe('Webhook endpoints pages: Add endpoint', () => {
+  const server = useTestServer();
+
+  // One character past the limit: the form cut it to 2,048 and saved a URL nobody typed.
+  it('refuses a URL over 2,048 characters on the form, keeping what was typed, and saves nothing', async () => {
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const form = await browser.get('/webhook-endpoints/new');
+    // No maxlength: a browser cuts a pasted value to it, silently.
+    expect(/<input id="url"[^>]*>/.exec(form.body)?.[0]).not.toContain('maxlength');
+    const base = 'https://hooks.example.com/followup?token=';
+    for (const url of [
+      `${base}${'a'.repeat(2_049 - base.length)}`,
+      `${base}${'b'.repeat(9_000)}`,
+    ]) {
+      const refused = await browser.post('/webhook-endpoints', {
+        url,
+        events: ['contact.created', 'deal.created'],
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('The endpoint URL must be at most 2,048 characters');
+      expect(refused.body).toContain(`value="${url}"`);
+      expect(refused.body).toMatch(/<input[^>]*value="contact\.created" checked/);
+      expect(refused.body).toMatch(/<input[^>]*value="deal\.created" checked/);
+      expect(refused.body).not.toMatch(/<input[^>]*value="contact\.deleted" checked/);
+      const { rows } = await server().database.query('SELECT url FROM webhook_endpoints');
+      expect(rows).toEqual([]);
+    }
+    // At the limit it is saved whole.
+    const longest = `${base}${'c'.repeat(2_048 - base.length)}`;
+    expect((await browser.post('/webhook-endpoints', { url: longest })).statusCode).toBe(303);
+    const { rows } = await server().database.query<{ url: string }>(
+      'SELECT url FROM webhook_endpoints',
+    );
+    expect(rows).toEqual([{ url: longest }]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   deliverableEvents,
   type WebhookEndpointInfo,
 } from '../../delivery/webhook-endpoints.js';
+import { FollowUpServerError } from '../../errors.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import { type EndpointStatus, endpointStatus } from './endpoint-status.js';
@@ -19,6 +20,7 @@ import {
   sendNotFoundPage,
   textField,
   when,
+  wholeTextField,
   withPageErrors,
 } from './page-helpers.js';
 
@@ -140,18 +142,27 @@ ${csrfPartial}
 <p><a href="/webhook-endpoints">Cancel</a></p>
 `);
 
-const newTemplate = defineTemplate<{ csrfToken: string; kinds: readonly string[] }>(`
+// No maxlength on the URL: a browser cuts a pasted value to it without a word. A URL over the
+// limit comes back here with the message, as typed (checkEndpointUrl says the limit).
+const newTemplate = defineTemplate<{
+  csrfToken: string;
+  kinds: readonly string[];
+  url: string;
+  events: readonly string[];
+  error: string | undefined;
+}>(`
 <h1>Add endpoint</h1>
+<% if (it.error) { %><p class="notice error" id="add-endpoint-error" role="alert"><%= it.error %></p><% } %>
 <form method="post" action="/webhook-endpoints" class="stacked">
 ${csrfPartial}
 <label for="url">URL
-<input id="url" name="url" type="url" required maxlength="2048" placeholder="https://crm.example.com/hooks/followup" autocomplete="off">
+<input id="url" name="url" type="url" required value="<%= it.url %>"<% if (it.error) { %> aria-invalid="true" aria-describedby="add-endpoint-error"<% } %> placeholder="https://crm.example.com/hooks/followup" autocomplete="off">
 </label>
 <fieldset>
 <legend>Events</legend>
 <p class="muted">Leave every box empty to receive every kind.</p>
 <% for (const kind of it.kinds) { %>
-<label class="check"><input type="checkbox" name="events" value="<%= kind %>"> <%= kind %></label>
+<label class="check"><input type="checkbox" name="events" value="<%= kind %>"<% if (it.events.includes(kind)) { %> checked<% } %>> <%= kind %></label>
 <% } %>
 </fieldset>
 <button type="submit">Add</button>
@@ -210,6 +221,9 @@ export const webhookEndpointsPages: WebPage =
         body: newTemplate.render({
           csrfToken: pageContext(request).csrfToken,
           kinds: deliverableEvents,
+          url: '',
+          events: [],
+          error: undefined,
         }),
       }),
     );
@@ -234,31 +248,41 @@ export const webhookEndpointsPages: WebPage =
       });
     });
 
-    app.post('/webhook-endpoints', guard, async (request, reply) =>
-      withPageErrors(request, reply, '/webhook-endpoints/new', async () => {
-        const events = eventsField(request.body);
-        const endpoint = await endpoints.add(
-          {
-            url: textField(request.body, 'url', 2048),
-            ...(events ? { events } : {}),
-          },
-          actorOf(request),
-        );
-        await rememberFlash(
-          request,
-          reply,
-          { database, clock, newId },
-          {
-            kind: 'signing-secret',
-            endpointId: endpoint.id,
-            secret: endpoint.secret,
-            rotated: false,
-            previousSecretUntil: null,
-          },
-        );
-        return reply.redirect('/webhook-endpoints', 303);
-      }),
-    );
+    app.post('/webhook-endpoints', guard, async (request, reply) => {
+      const url = wholeTextField(request.body, 'url');
+      const events = eventsField(request.body);
+      let endpoint: Awaited<ReturnType<typeof endpoints.add>>;
+      try {
+        endpoint = await endpoints.add({ url, ...(events ? { events } : {}) }, actorOf(request));
+      } catch (error) {
+        if (!FollowUpServerError.isInstance(error)) throw error;
+        // The form again, with what was typed and why it was refused.
+        return sendPage(request, reply, {
+          title: 'Add endpoint',
+          status: 400,
+          body: newTemplate.render({
+            csrfToken: pageContext(request).csrfToken,
+            kinds: deliverableEvents,
+            url,
+            events: events ?? [],
+            error: error.message,
+          }),
+        });
+      }
+      await rememberFlash(
+        request,
+        reply,
+        { database, clock, newId },
+        {
+          kind: 'signing-secret',
+          endpointId: endpoint.id,
+          secret: endpoint.secret,
+          rotated: false,
+          previousSecretUntil: null,
+        },
+      );
+      return reply.redirect('/webhook-endpoints', 303);
+    });
 
     app.post<{ Params: { id: string } }>(
       '/webhook-endpoints/:id/rotate-secret',
