@@ -242,6 +242,29 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
     expect(await page.locator('main').innerText()).toContain(payloads.link);
   });
 
+  // A pasted value is cut by a field's maxlength without a word: the form cut such a URL to
+  // 2,048 characters and saved it.
+  it('refuses a pasted endpoint URL over 2,048 characters, showing it whole with the error', async () => {
+    const page = await signedInPage('ADMIN');
+    await page.goto('/webhook-endpoints/new');
+    const url = `https://hooks.example.com/followup?token=${'a'.repeat(2_100)}`;
+    await page.getByLabel('URL').focus();
+    await page.keyboard.insertText(url);
+    await page.getByLabel('contact.created', { exact: true }).check();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain(
+      `must be at most 2,048 characters; this one has ${url.length.toLocaleString('en-US')}`,
+    );
+    expect(await page.getByLabel('URL').inputValue()).toBe(url);
+    expect(await page.getByLabel('contact.created', { exact: true }).isChecked()).toBe(true);
+    await expectAccessible(page, 'add-endpoint-refused');
+    const { rows } = await database.query(
+      "SELECT id FROM webhook_endpoints WHERE url LIKE 'https://hooks.example.com/followup?token=%'",
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('answers the 403 page to a role without the capability, and hides its navigation', async () => {
     const page = await signedInPage('MANAGER');
     const navigation = page.getByRole('navigation', { name: 'Main' });
