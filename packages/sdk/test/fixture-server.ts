@@ -1,4 +1,4 @@
-// A small, real HTTP server that follows the FollowUp interface (DESIGN.md "HTTP API"), for the
+// A small, real HTTP server that follows the FollowUp API contract (docs/api-contract.md), for the
 // SDK's integration tests: bearer tokens, limit/offset and cursor pages, problem+json errors,
 // X-Request-Id, idempotency keys and the inbox secret. Tests can also script the next answers of
 // a route (a status, a hang, a dropped connection) to exercise retries, timeouts and aborts.

@@ -17,9 +17,9 @@ interface Fixture {
   deliveryId: string;
 }
 
-// Every route of the API that needs a capability (the HTTP table of DESIGN.md), with the status
-// it answers when allowed. Each new route adds its row here, and the walk below covers it for
-// every role. Ids come from records an ADMIN creates before each role's walk.
+// Every route of the API that needs a capability (the Routes table of docs/api-contract.md), with
+// the status it answers when allowed. Each new route adds its row here, and the walk below covers
+// it for every role. Ids come from records an ADMIN creates before each role's walk.
 const routes: {
   method: Method;
   url: string | ((fixture: Fixture) => string);

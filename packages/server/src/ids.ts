@@ -1,6 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 
-/** The type prefixes of the identifiers the server creates (see DESIGN.md, Identifiers). */
+/**
+ * The type prefixes of the identifiers the server creates; those a client sees are listed in
+ * docs/api-contract.md, "Resources and ids".
+ */
 export type IdPrefix =
   | 'sa'
   | 'tok'

@@ -1,4 +1,4 @@
-/** @internal The first schema: every table of DESIGN.md, and the outbox seam for delivery. */
+/** @internal The first schema: the resources of docs/api-contract.md, and the outbox seam. */
 export const initialSchema = `
 CREATE TABLE service_accounts (
   id text PRIMARY KEY,
