@@ -5,8 +5,10 @@
 // whose sources, package.json, tsconfig and tsup config are those of the last build is reused
 // (restored from .turbo/cache, well under a second) instead of run again. Then the CLI runs in
 // this same process, so the "ready … s after the process started" it prints counts the build
-// check too: the time from the command to a server that answers.
+// check too: the time from the command to a server that answers. It runs through the same file
+// as `npx followup-server` (the package's `bin`), which `npm ci` links before anything is built.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,6 +33,19 @@ export function describeBuild({ output, seconds }) {
     return `start: the build is current (${total} of ${total} packages reused), checked in ${time}`;
   }
   return `start: built ${total - hits} of ${total} packages (${hits} reused) in ${time}`;
+}
+
+/**
+ * The file of the `followup-server` command, as the server's package.json names it: the one
+ * `npx followup-server` runs.
+ *
+ * @param {string} root the repository's root folder
+ * @returns {string}
+ */
+export function serverCommandFile(root) {
+  const folder = join(root, 'packages', 'server');
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  return join(folder, manifest.bin['followup-server']);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -58,7 +73,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   console.log(describeBuild({ output: build.stdout, seconds: (performance.now() - began) / 1000 }));
 
-  const cli = join(root, 'packages', 'server', 'dist', 'cli.js');
-  process.argv = [process.argv[0], cli, 'start', '--demo', ...process.argv.slice(2)];
-  await import(pathToFileURL(cli).href);
+  const command = serverCommandFile(root);
+  process.argv = [process.argv[0], command, 'start', '--demo', ...process.argv.slice(2)];
+  await import(pathToFileURL(command).href);
 }
