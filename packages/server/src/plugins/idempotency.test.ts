@@ -78,6 +78,25 @@ describe('Idempotency-Key', () => {
     expect(runs).toBe(1);
   });
 
+  it('answers 400 invalid_json to a body too deep to fingerprint, and runs nothing', async () => {
+    runs = 0;
+    const { token } = await server().tokenFor('AGENT');
+    const deep = `{"x":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`;
+    const response = await server().app.inject({
+      method: 'POST',
+      url: '/test/things',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'deep-1',
+      },
+      payload: deep,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'invalid_json' });
+    expect(runs).toBe(0);
+  });
+
   it('keeps keys per service account, and runs every request without a key', async () => {
     runs = 0;
     const first = await server().tokenFor('AGENT');

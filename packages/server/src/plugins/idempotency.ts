@@ -139,9 +139,7 @@ export function installIdempotency(
     }
     const accountId = principal.actor.id;
     const path = request.url;
-    const digest = createHash('sha256')
-      .update(JSON.stringify([request.method, path, request.body ?? null]))
-      .digest();
+    const digest = createHash('sha256').update(fingerprintText(request, path)).digest();
     const now = clock.now();
     if (now - lastPurge > 60 * 60 * 1000) {
       lastPurge = now;
@@ -283,4 +281,22 @@ export function installIdempotency(
     if (reservation) running.delete(reservation.holder);
     done();
   });
+}
+
+/**
+ * What an idempotent request is recognised by: its method, path and parsed body. A body nested
+ * too deeply to be written back as text (JSON.parse reads any depth, JSON.stringify runs out of
+ * stack) is refused as a client's error, never a 500: no route takes such a body.
+ */
+function fingerprintText(request: FastifyRequest, path: string): string {
+  try {
+    return JSON.stringify([request.method, path, request.body ?? null]);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new ProblemError({
+      status: 400,
+      code: 'invalid_json',
+      detail: 'The request body is nested too deeply.',
+    });
+  }
 }
