@@ -62,11 +62,7 @@ export {
   type ResumeFrom,
   ValidationError,
 } from './errors.js';
-/**
- * @internal For `@followup/server`, which checks its own answers against these schemas with the
- * same compiled guards (never part of the SDK's public API).
- */
-export { type JsonGuard, jsonGuard } from './internal/json-guard.js';
+export { type JsonGuard, jsonGuard } from './json-guard.js';
 export { LIST_SORT_VALUES } from './internal/list-params.js';
 export { boundedOpenEnum, type OpenEnum } from './internal/open-enum.js';
 export { KeysetPage, type KeysetPageParams } from './keyset-page.js';

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import * as sdk from '../index.js';
+import * as sdk from './index.js';
 import { jsonGuard } from './json-guard.js';
 
 // Every schema the client checks responses with: the resources, their list pages, counts, the
@@ -23,78 +24,72 @@ for (const [name, value] of Object.entries(sdk)) {
   }
 }
 
-interface Def {
-  type: string;
-  checks?: { _zod: { def: Record<string, unknown> } }[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  options?: z.ZodType[];
-  valueType?: z.ZodType;
-  values?: unknown[];
-  entries?: Record<string, unknown>;
-}
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+// Any JSON value but one with an own `__proto__` key, which the guard leaves to zod (those are
+// the mutations' business, below).
+const jsonValue = fc.jsonValue().filter((value) => !JSON.stringify(value).includes('"__proto__"'));
 
-/** Values a schema accepts, built from its definition (only what the response schemas use). */
+/** Values a schema accepts, built from zod's public API (only what the response schemas use). */
 function valid(schema: z.ZodType): fc.Arbitrary<unknown> {
-  const def = defOf(schema);
-  const checks = (def.checks ?? []).map((check) => check._zod.def);
-  switch (def.type) {
+  switch (schema.type) {
     case 'string': {
-      const pattern = checks.find((check) => check.format === 'regex')?.pattern;
-      const min = Number(checks.find((check) => check.check === 'min_length')?.minimum ?? 0);
-      const max = Number(checks.find((check) => check.check === 'max_length')?.maximum ?? 40);
-      return pattern instanceof RegExp
-        ? fc.stringMatching(pattern)
-        : fc.string({ minLength: min, maxLength: Math.min(max, min + 40) });
+      const { pattern } = z.toJSONSchema(schema) as { pattern?: string };
+      const { minLength, maxLength } = schema as z.ZodString;
+      const min = minLength ?? 0;
+      return pattern !== undefined
+        ? fc.stringMatching(new RegExp(pattern))
+        : fc.string({ minLength: min, maxLength: Math.min(maxLength ?? 40, min + 40) });
     }
-    case 'number':
-      return checks.some((check) => check.format === 'safeint')
-        ? fc.integer({ min: checks.some((check) => check.check === 'greater_than') ? 1 : -1e6 })
+    case 'number': {
+      const { isInt, minValue } = schema as z.ZodNumber;
+      // One above the bound, whether it is inclusive or not.
+      return isInt
+        ? fc.integer({ min: minValue === null ? -1e6 : Math.ceil(minValue) + 1 })
         : fc.double({ noNaN: true, noDefaultInfinity: true });
+    }
     case 'boolean':
       return fc.boolean();
     case 'null':
       return fc.constant(null);
     case 'unknown':
     case 'any':
-      return fc.jsonValue();
+      return jsonValue;
     case 'literal':
-      return fc.constantFrom(...(def.values ?? []));
+      return fc.constantFrom(...(schema as z.ZodLiteral).values);
     case 'enum':
-      return fc.constantFrom(...Object.values(def.entries ?? {}));
+      return fc.constantFrom(...(schema as z.ZodEnum).options);
     case 'optional':
     case 'nonoptional':
-      return valid(def.innerType as z.ZodType);
+      return valid((schema as z.ZodOptional).unwrap() as z.ZodType);
     case 'nullable':
-      return fc.oneof(fc.constant(null), valid(def.innerType as z.ZodType));
+      return fc.oneof(fc.constant(null), valid((schema as z.ZodNullable).unwrap() as z.ZodType));
     case 'union':
-      return valid((def.options as z.ZodType[])[0] as z.ZodType);
+      return valid((schema as z.ZodUnion).options[0] as z.ZodType);
     case 'array':
-      return fc.array(valid(def.element as z.ZodType), { maxLength: 4 });
+      return fc.array(valid((schema as z.ZodArray).element as z.ZodType), { maxLength: 4 });
     case 'record':
-      return fc.dictionary(fc.string({ maxLength: 6 }), valid(def.valueType as z.ZodType), {
-        maxKeys: 3,
-      });
+      return fc.dictionary(
+        fc.string({ maxLength: 6 }),
+        valid((schema as z.ZodRecord).valueType as z.ZodType),
+        { maxKeys: 3 },
+      );
     case 'object': {
-      const shape = def.shape ?? {};
+      const object = schema as z.ZodObject;
+      const shape = object.shape as Record<string, z.ZodType>;
       const required: string[] = [];
       for (const [key, field] of Object.entries(shape)) {
-        if (defOf(field).type !== 'optional') required.push(key);
+        if (field.type !== 'optional') required.push(key);
       }
       const known = fc.record(
         Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valid(field)])),
         { requiredKeys: required },
       );
-      const loose = def.catchall !== undefined && defOf(def.catchall).type === 'unknown';
+      const loose = (object.def.catchall as z.ZodType | undefined)?.type === 'unknown';
       if (!loose) return known;
       // A newer service may add fields: a loose object keeps them.
       return fc
         .tuple(
           known,
-          fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.jsonValue(), { maxKeys: 2 }),
+          fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), jsonValue, { maxKeys: 2 }),
         )
         .map(([fields, extra]) => {
           const value: Record<string, unknown> = { ...fields };
@@ -105,7 +100,7 @@ function valid(schema: z.ZodType): fc.Arbitrary<unknown> {
         });
     }
     default:
-      throw new Error(`no generator for ${def.type}`);
+      throw new Error(`no generator for ${schema.type}`);
   }
 }
 
@@ -166,8 +161,8 @@ describe('jsonGuard', () => {
     fc.assert(
       fc.property(valid(schema), (value) => {
         const json = JSON.parse(JSON.stringify(value)) as unknown;
-        expect(schema.safeParse(json).success).toBe(true);
-        expect(guard(json)).toBe(true);
+        expect(schema.safeParse(json).success, 'zod').toBe(true);
+        expect(guard(json), 'guard').toBe(true);
       }),
       { numRuns: 150 },
     );
@@ -203,7 +198,8 @@ describe('jsonGuard', () => {
     const guard = jsonGuard(sdk.contactSchema) as (value: unknown) => boolean;
     expect(guard(contact)).toBe(true);
     expect(guard({ ...contact, tier: 'gold' })).toBe(true); // loose: kept by zod as well
-    expect(guard({ ...contact, email: undefined })).toBe(false); // not JSON
+    // Not JSON, but zod keeps a present `undefined` as well.
+    expect(guard({ ...contact, email: undefined })).toBe(true);
     expect(guard(JSON.parse(`{"__proto__":{},${JSON.stringify(contact).slice(1)}`))).toBe(false);
     expect(guard({ ...contact, createdAt: '2026-01-01 00:00:00' })).toBe(false);
     expect(guard({ ...contact, id: '' })).toBe(false);
@@ -213,44 +209,111 @@ describe('jsonGuard', () => {
     expect(jsonGuard(stripped)?.({ a: 'x', b: 1 })).toBe(false); // zod would drop `b`
     const strict = z.strictObject({ a: z.string() });
     expect(jsonGuard(strict)?.({ a: 'x', b: 1 })).toBe(false);
-    const union = z.union([z.object({ a: z.string() }), z.looseObject({ a: z.string() })]);
-    expect(jsonGuard(union)?.({ a: 'x', b: 1 })).toBe(false); // zod returns the first option's copy
     expect(z.number().safeParse(Number.POSITIVE_INFINITY).success).toBe(false);
     expect(jsonGuard(z.number())?.(Number.POSITIVE_INFINITY)).toBe(false);
     expect(jsonGuard(z.int())?.(1.5)).toBe(false);
     expect(jsonGuard(z.record(z.string(), z.number()))?.({ a: 1, b: 'x' })).toBe(false);
   });
 
-  it('leaves to zod every schema it does not fully understand', () => {
+  it('guards what zod itself checks: formats, lengths, patterns, bounds', () => {
+    const when = jsonGuard(z.object({ when: z.iso.datetime() })) as (value: unknown) => boolean;
+    expect(when({ when: '2026-01-01T00:00:00Z' })).toBe(true);
+    expect(when({ when: '2026-02-30T00:00:00Z' })).toBe(false);
+    const ids = jsonGuard(z.array(z.uuid()).max(2)) as (value: unknown) => boolean;
+    expect(ids(['7d444840-9dc0-11d1-b245-5ffdce74fad2'])).toBe(true);
+    expect(ids(['not-a-uuid'])).toBe(false);
+    expect(ids(Array(3).fill('7d444840-9dc0-11d1-b245-5ffdce74fad2'))).toBe(false);
+    const byKind = jsonGuard(z.record(z.enum(['a', 'b']), z.string())) as (v: unknown) => boolean;
+    expect(byKind({ a: 'x', b: 'y' })).toBe(true);
+    expect(byKind({ a: 'x' })).toBe(false);
+    // A strip object nested in a list, in a record and behind optional and nullable.
+    const nested = jsonGuard(
+      z.looseObject({
+        items: z.array(z.object({ id: z.string() })),
+        byName: z.record(z.string(), z.object({ n: z.int() })).optional(),
+        parent: z.object({ id: z.string() }).nullable(),
+      }),
+    ) as (value: unknown) => boolean;
+    expect(nested({ items: [{ id: 'a' }], byName: { x: { n: 1 } }, parent: null })).toBe(true);
+    expect(nested({ items: [{ id: 'a', extra: 1 }], parent: null })).toBe(false);
+    expect(nested({ items: [], byName: { x: { n: 1, extra: 1 } }, parent: null })).toBe(false);
+    expect(nested({ items: [], parent: { id: 'p', extra: 1 } })).toBe(false);
+    expect(nested({ items: [], parent: null, extra: { __proto__: 1 } })).toBe(true);
+    expect(nested(JSON.parse('{"items":[],"parent":null,"extra":{"__proto__":1}}'))).toBe(false);
+  });
+
+  it('leaves to zod every schema whose output may differ from its input', () => {
     const unsupported: z.ZodType[] = [
-      z.email(),
       z.string().trim(),
+      z.string().toLowerCase(),
       z.string().transform((value) => value.length),
       z.string().default('x'),
+      z.string().catch('x'),
       z.string().refine((value) => value !== 'x'),
+      z.looseObject({ a: z.string() }).refine((value) => value.a !== 'x'),
       z.coerce.number(),
+      z.coerce.string(),
       z.date(),
-      z.object({ when: z.iso.datetime() }),
-      z.array(z.string().uuid()),
-      z.record(z.enum(['a', 'b']), z.string()),
+      z.string().readonly(),
+      z.object({ when: z.string().pipe(z.iso.datetime()) }),
+      z.array(z.string().overwrite((value) => value.normalize())),
+      z.record(z.string().trim(), z.string()),
       z.union([z.string(), z.string().transform((value) => value)]),
+      // zod returns the first option that accepts: the first would drop `b` of `{a, b}`.
+      z.union([z.object({ a: z.string() }), z.looseObject({ a: z.string() })]),
     ];
     for (const schema of unsupported) expect(jsonGuard(schema)).toBeUndefined();
+  });
+
+  it("uses zod's public API only: no code of its own compiled, no zod internals read", () => {
+    const source = readFileSync(new URL('./json-guard.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/\bnew Function\b|\bFunction\(|\beval\(/);
+    expect(source).not.toMatch(/_zod\b|\._def\b|\.bag\b/);
   });
 
   describe('where the runtime forbids compiling code', () => {
     afterEach(() => {
       vi.unstubAllGlobals();
+      z.config({ jitless: false });
+    });
+
+    it('still guards, with zod checking every value itself', () => {
+      // As in a Worker or under a Content-Security-Policy without 'unsafe-eval': zod finds out
+      // on its own at start (jitless here, since it already looked), and `new Function` throws.
+      z.config({ jitless: true });
+      vi.stubGlobal('Function', function forbidden() {
+        throw new EvalError('Code generation from strings disallowed for this context');
+      });
+      const schema = z.looseObject({ contacts: z.array(sdk.contactSchema) });
+      const guard = jsonGuard(schema) as (value: unknown) => boolean;
+      const contact = {
+        id: 'con_1',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        lifecycle: 'LEAD',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00Z',
+      };
+      expect(guard({ contacts: [contact] })).toBe(true);
+      expect(guard({ contacts: [{ ...contact, id: '' }] })).toBe(false);
+      expect(guard({ contacts: [{ ...contact, tier: 'gold' }] })).toBe(true);
+    });
+  });
+
+  describe('on zod older than 4.6, which has no z.validate', () => {
+    afterEach(() => {
+      vi.doUnmock('zod');
       vi.resetModules();
     });
 
-    it('returns no guard, so zod checks every response', async () => {
+    it('returns no guard, so zod parses every value', async () => {
       vi.resetModules();
-      vi.stubGlobal('Function', () => {
-        throw new EvalError('Code generation from strings disallowed for this context');
+      vi.doMock('zod', async (importOriginal) => {
+        const actual = await importOriginal<typeof import('zod')>();
+        return { ...actual, z: { ...actual.z, validate: undefined } };
       });
       const fresh = await import('./json-guard.js');
-      expect(fresh.jsonGuard(sdk.contactListSchema)).toBeUndefined();
+      expect(fresh.jsonGuard(z.looseObject({ a: z.string() }))).toBeUndefined();
     });
   });
 });
