@@ -63,8 +63,6 @@ export {
   ValidationError,
 } from './errors.js';
 export { type JsonGuard, jsonGuard } from './json-guard.js';
-export { LIST_SORT_VALUES } from './internal/list-params.js';
-export { boundedOpenEnum, type OpenEnum } from './internal/open-enum.js';
 export { KeysetPage, type KeysetPageParams } from './keyset-page.js';
 export { OffsetPage, type OffsetPageParams } from './offset-page.js';
 export { Page } from './page.js';
@@ -191,6 +189,7 @@ export {
 } from './schemas/inbox-message.js';
 export { boundedJson, boundedText, isStorableText } from './schemas/input-limits.js';
 export { type Me, meSchema } from './schemas/me.js';
+export { boundedOpenEnum, type OpenEnum } from './schemas/open-enum.js';
 export {
   type FieldError,
   fieldErrorSchema,
@@ -266,6 +265,7 @@ export {
   INPUT_LIMITS,
   LIST_LIMITS,
 } from './wire/limits.js';
+export { LIST_SORT_VALUES } from './wire/list-sorts.js';
 export {
   isProblemCode,
   PROBLEM_CODES,

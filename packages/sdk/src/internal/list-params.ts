@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors.js';
 import { LIST_LIMITS } from '../wire/limits.js';
+import { LIST_SORT_VALUES } from '../wire/list-sorts.js';
 
 const { maxLimit: MAX_LIMIT, defaultLimit: DEFAULT_LIMIT } = LIST_LIMITS;
 
@@ -35,16 +36,6 @@ export function checkCursor(cursor: unknown): string | undefined {
   }
   return cursor;
 }
-
-/**
- * The orders of a contacts or deals list (`sort`): `-` is newest first.
- *
- * @example
- * ```ts
- * for (const sort of LIST_SORT_VALUES) console.log(sort); // e.g. to fill a menu
- * ```
- */
-export const LIST_SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
 
 /** Checks a `sort`. */
 export function checkSort(sort: unknown): string | undefined {

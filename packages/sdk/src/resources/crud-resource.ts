@@ -10,13 +10,13 @@ import {
   checkLimit,
   checkOffset,
   checkSort,
-  type LIST_SORT_VALUES,
 } from '../internal/list-params.js';
 import type { KeysetPage } from '../keyset-page.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
 import { countSchema } from '../schemas/count.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
+import type { LIST_SORT_VALUES } from '../wire/list-sorts.js';
 
 /**
  * Parameters of an offset `list()`.

@@ -5,10 +5,10 @@ import { ConfigurationError } from '../errors.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { cursorLoader } from '../internal/list-loaders.js';
 import { checkCursor, checkLimit, checkOneOf, checkText } from '../internal/list-params.js';
-import type { OpenEnum } from '../internal/open-enum.js';
 import { PagePromise } from '../page-promise.js';
 import { type EventList, eventListSchema } from '../schemas/event-list.js';
 import { type EventType, eventTypeListSchema } from '../schemas/event-type.js';
+import type { OpenEnum } from '../schemas/open-enum.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { WebhookEventKind } from '../wire/event-kinds.js';
 

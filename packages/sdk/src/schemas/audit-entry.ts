@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
+import { openEnum } from './open-enum.js';
 
 /**
  * Schema of an audit entry (unknown fields are kept; `action` and `actor.type` are open

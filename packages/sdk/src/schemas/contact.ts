@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
 import { boundedText } from './input-limits.js';
+import { boundedOpenEnum, openEnum } from './open-enum.js';
 
 /**
  * The lifecycle values FollowUp documents today. The service may send others, so

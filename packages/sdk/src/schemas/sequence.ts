@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { boundedOpenEnum, openEnum } from '../internal/open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
 import {
@@ -8,6 +7,7 @@ import {
   isStorableFieldName,
   unstorableFieldName,
 } from './input-limits.js';
+import { boundedOpenEnum, openEnum } from './open-enum.js';
 
 /**
  * The sequence and campaign statuses FollowUp documents today; the schemas also accept any

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openEnum } from '../internal/open-enum.js';
+import { openEnum } from './open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
 import { boundedText } from './input-limits.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { boundedText } from '../schemas/input-limits.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
+import { boundedText } from './input-limits.js';
 
 /**
  * A string enumeration that may grow: the known values, for autocompletion and narrowing, plus

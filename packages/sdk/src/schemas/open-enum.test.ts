@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContactInputSchema, LIFECYCLE_VALUES } from '../schemas/contact.js';
+import { createContactInputSchema, LIFECYCLE_VALUES } from './contact.js';
 import { boundedOpenEnum, caseVariantOf } from './open-enum.js';
 
 const stage = boundedOpenEnum(['OPEN', 'WON', 'LOST']);
