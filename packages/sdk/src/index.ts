@@ -216,7 +216,6 @@ export {
 export {
   type CreateUserInput,
   createUserInputSchema,
-  ROLE_VALUES,
   type UpdateUserInput,
   type User,
   type UserList,
@@ -258,6 +257,7 @@ export {
 } from './schemas/webhook-event.js';
 // The wire contract: every list the wire carries, written once; the server, its OpenAPI document,
 // its log redaction and the tests import these (see src/wire/README.md).
+export { CAPABILITIES, type Capability, ROLE_CAPABILITIES } from './wire/capabilities.js';
 export { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from './wire/event-kinds.js';
 export {
   BODY_LIMIT_BYTES,
@@ -276,6 +276,7 @@ export {
   problemCodesOf,
   problemType,
 } from './wire/problem-codes.js';
+export { ROLE_VALUES, type Role } from './wire/roles.js';
 export {
   CSRF_TOKEN_HEADER,
   INBOX_SECRET_HEADER,

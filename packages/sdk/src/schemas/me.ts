@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { openEnum } from './open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
-import { ROLE_VALUES } from './user.js';
+import { CAPABILITIES } from '../wire/capabilities.js';
+import { ROLE_VALUES } from '../wire/roles.js';
+import { openEnum } from './open-enum.js';
 
 /**
  * Schema of the answer of `GET /api/me`: who the caller is (unknown fields are kept; `type` and
@@ -23,8 +24,11 @@ export const meSchema = z.looseObject({
   email: z.string().optional(),
   /** The role, which fixes the capabilities. */
   role: openEnum(ROLE_VALUES),
-  /** What the caller may do, such as `contacts.read`, in the service's order. */
-  capabilities: z.array(z.string()),
+  /**
+   * What the caller may do, such as `contacts.read`, in the order of `CAPABILITIES` (an open
+   * enumeration: a capability added later is kept).
+   */
+  capabilities: z.array(openEnum(CAPABILITIES)),
   /** The bearer token of the call, or `null` for a browser session. */
   token: z
     .looseObject({

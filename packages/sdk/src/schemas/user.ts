@@ -1,18 +1,9 @@
 import { z } from 'zod';
-import { openEnum } from './open-enum.js';
 import { timestampSchema } from '../internal/timestamp.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
+import { ROLE_VALUES, type Role } from '../wire/roles.js';
 import { boundedText } from './input-limits.js';
-
-/**
- * The roles FollowUp documents today; the schemas also accept any other string.
- *
- * @example
- * ```ts
- * const isAdmin = user.role === ROLE_VALUES[0];
- * ```
- */
-export const ROLE_VALUES = ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'] as const;
+import { openEnum } from './open-enum.js';
 
 /**
  * Schema of a user, a person in the workspace (unknown fields are kept).
@@ -47,7 +38,7 @@ export type User = z.infer<typeof userSchema>;
 
 // Written roles are the four roles exactly (a typo fails before it is sent); typed as a plain
 // union so that the generated reference shows it as such.
-const knownRoleSchema: z.ZodType<(typeof ROLE_VALUES)[number]> = z.enum(ROLE_VALUES);
+const knownRoleSchema: z.ZodType<Role> = z.enum(ROLE_VALUES);
 
 /**
  * Schema of the body of `POST /api/users`.
