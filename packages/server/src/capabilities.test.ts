@@ -1,5 +1,7 @@
+import { CAPABILITIES, LIST_SORT_VALUES, ROLE_CAPABILITIES, ROLE_VALUES } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
-import { type Capability, capabilities, hasCapability } from './capabilities.js';
+import { type Capability, capabilities, hasCapability, roleCapabilities } from './capabilities.js';
+import { LIST_SORTS } from './routes/keyset-list.js';
 import { type Role, roles } from './tokens/account-store.js';
 
 // The service interface's table, copied as it is written there.
@@ -38,6 +40,15 @@ describe('capabilities', () => {
   );
   it.each(cases)('%s holds %s exactly as the matrix says', (role: Role, capability: Capability) => {
     expect(hasCapability(role, capability)).toBe(expected.get(`${role} ${capability}`));
+  });
+
+  it("keeps no copy of the SDK's wire contract: roles, capabilities, matrix and list orders", () => {
+    expect(roles).toBe(ROLE_VALUES);
+    expect(capabilities).toBe(CAPABILITIES);
+    expect(LIST_SORTS).toBe(LIST_SORT_VALUES);
+    for (const role of ROLE_VALUES) {
+      expect([...roleCapabilities[role]]).toEqual(ROLE_CAPABILITIES[role]);
+    }
   });
 
   it('gives nothing to an unknown role', () => {

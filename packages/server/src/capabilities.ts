@@ -1,44 +1,22 @@
-import type { Role } from './tokens/account-store.js';
+import {
+  CAPABILITIES,
+  ROLE_CAPABILITIES,
+  type Role,
+  type Capability as WireCapability,
+} from '@followup/sdk';
 
-/** What a token may do. The role of its service account fixes the set; no per-token scopes. */
-export type Capability =
-  | 'contacts.read'
-  | 'contacts.write'
-  | 'contacts.delete'
-  | 'deals.read'
-  | 'deals.write'
-  | 'sequences.manage'
-  | 'campaigns.manage'
-  | 'audit.read'
-  | 'users.manage';
+/** What a token may do (the SDK's `Capability`). The role fixes the set; no per-token scopes. */
+export type Capability = WireCapability;
 
-/** Every capability, in the order of the service interface's table. */
-export const capabilities: readonly Capability[] = [
-  'contacts.read',
-  'contacts.write',
-  'contacts.delete',
-  'deals.read',
-  'deals.write',
-  'sequences.manage',
-  'campaigns.manage',
-  'audit.read',
-  'users.manage',
-];
+/** Every capability, in the order of the API contract's table: the SDK's `CAPABILITIES`. */
+export const capabilities: readonly Capability[] = CAPABILITIES;
 
-/** The service interface's role matrix: the capabilities of each role. */
+/** The capabilities of each role, as sets: the SDK's `ROLE_CAPABILITIES`, the wire contract's. */
 export const roleCapabilities: Readonly<Record<Role, ReadonlySet<Capability>>> = {
-  ADMIN: new Set(capabilities),
-  MANAGER: new Set<Capability>([
-    'contacts.read',
-    'contacts.write',
-    'deals.read',
-    'deals.write',
-    'sequences.manage',
-    'campaigns.manage',
-    'audit.read',
-  ]),
-  AGENT: new Set<Capability>(['contacts.read', 'contacts.write', 'deals.read', 'deals.write']),
-  READONLY: new Set<Capability>(['contacts.read', 'deals.read']),
+  ADMIN: new Set(ROLE_CAPABILITIES.ADMIN),
+  MANAGER: new Set(ROLE_CAPABILITIES.MANAGER),
+  AGENT: new Set(ROLE_CAPABILITIES.AGENT),
+  READONLY: new Set(ROLE_CAPABILITIES.READONLY),
 };
 
 /**

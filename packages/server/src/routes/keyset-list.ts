@@ -1,3 +1,4 @@
+import { LIST_SORT_VALUES } from '@followup/sdk';
 import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
 import { FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
@@ -13,8 +14,8 @@ import {
 } from './list-cursor.js';
 import { integerParameter, limitParameter, MAX_LIST_OFFSET } from './list-query.js';
 
-/** The orders of a contacts or deals list; `-` is newest first. */
-export const LIST_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
+/** The orders of a contacts or deals list; `-` is newest first: the SDK's `LIST_SORT_VALUES`. */
+export const LIST_SORTS = LIST_SORT_VALUES;
 
 /** @internal The filters a keyset list offers, beside `updatedSince` and `sort`. */
 export interface KeysetListFilters {

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ProblemCode } from '@followup/sdk';
+import { type ProblemCode, ROLE_VALUES, type Role as WireRole } from '@followup/sdk';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
@@ -8,11 +8,11 @@ import type { Database, Queryable } from '../storage/database.js';
 import { TOKEN_REVOKED_CHANNEL, type TokenCache, tokensChanged } from './token-cache.js';
 import { formatToken, generateSecret, hashSecret, parseToken } from './token-format.js';
 
-/** The role of a service account; it fixes the account's capabilities. */
-export type Role = 'ADMIN' | 'MANAGER' | 'AGENT' | 'READONLY';
+/** The role of a service account; it fixes the account's capabilities (the SDK's `Role`). */
+export type Role = WireRole;
 
-/** Every role, most powerful first. */
-export const roles: readonly Role[] = ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'];
+/** Every role, most powerful first: the SDK's `ROLE_VALUES`, the wire contract's list. */
+export const roles: readonly Role[] = ROLE_VALUES;
 
 /** A non-human caller of the API. */
 export interface ServiceAccount {
