@@ -88,12 +88,14 @@ function afterResponse(
 }
 
 /**
- * The transport: ky, for one attempt at a time. ky's own retry and timeout are off (`retry: 0`,
- * `timeout: false`) because the client's policy covers a whole call with one deadline and waits
- * on the injected clock, which ky's real timers would not follow; `throwHttpErrors: false`,
- * because the client maps statuses to its own error classes. The client's `onRequest` and
- * `onResponse` are ky's `beforeRequest` and `afterResponse` hooks; a failure ky reports as its
- * `NetworkError` is passed on as the runtime's own error (its `cause`), so no ky error leaks.
+ * The transport: ky, for one attempt at a time. The client's `onRequest` and `onResponse` are
+ * ky's `beforeRequest` and `afterResponse` hooks; a failure ky reports as its `NetworkError` is
+ * passed on as the runtime's own error (its `cause`), so no ky error leaks. ky's retry, timeout
+ * and HTTP errors stay off (`retry: 0`, `timeout: false`, `throwHttpErrors: false`), for the
+ * reasons and measurements in docs/decisions.md ("The transport: ky's hooks, not its retries,
+ * timeouts or HTTP errors"): ky waits and times out on real timers, which neither the injected
+ * clock nor the call's one deadline would govern, and its `HTTPError` reads and parses the error
+ * body itself, under a timer of its own.
  */
 export function createTransport(options: TransportOptions): SendOnce {
   const { fetch: custom, clock, onRequest, onResponse } = options;
