@@ -31,11 +31,12 @@ const guards = new WeakMap<z.ZodType, JsonGuard | null>();
  *
  * @example
  * ```ts
- * import { contactSchema, jsonGuard } from '@followup/sdk';
+ * import { type Contact, contactSchema, jsonGuard } from '@followup/sdk';
  *
- * const isContact = jsonGuard(contactSchema);
+ * const guard = jsonGuard(contactSchema);
  * const body: unknown = JSON.parse(text);
- * const contact = isContact?.(body) ? body : contactSchema.parse(body);
+ * // Valid: the parsed body as it is; otherwise zod parses it, and throws with the issues.
+ * const contact: Contact = guard?.(body) === true ? (body as Contact) : contactSchema.parse(body);
  * ```
  */
 export function jsonGuard(schema: z.ZodType): JsonGuard | undefined {
