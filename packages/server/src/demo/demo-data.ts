@@ -1,6 +1,8 @@
 import { type Clock, systemClock } from '../clock.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { type DemoContactColumns, insertDemoContacts } from '../stores/contact-store.js';
+import { type DemoDealColumns, insertDemoDeals } from '../stores/deal-store.js';
 
 /** Options of {@link seedDemoData}. */
 export interface SeedDemoDataOptions {
@@ -97,21 +99,21 @@ export async function seedDemoData(
   let deals = 0;
   for (let start = 0; start < total; start += batchSize) {
     const count = Math.min(batchSize, total - start);
-    const contacts = {
-      id: [] as string[],
-      first: [] as string[],
-      last: [] as string[],
-      lifecycle: [] as string[],
-      email: [] as string[],
-      at: [] as string[],
+    const contacts: DemoContactColumns = {
+      id: [],
+      first: [],
+      last: [],
+      lifecycle: [],
+      email: [],
+      at: [],
     };
-    const batchDeals = {
-      id: [] as string[],
-      contact: [] as string[],
-      title: [] as string[],
-      stage: [] as string[],
-      amount: [] as string[],
-      at: [] as string[],
+    const batchDeals: DemoDealColumns = {
+      id: [],
+      contact: [],
+      title: [],
+      stage: [],
+      amount: [],
+      at: [],
     };
     for (let offset = 0; offset < count; offset++) {
       const index = start + offset;
@@ -138,37 +140,8 @@ export async function seedDemoData(
       }
     }
     await database.transaction(async (transaction) => {
-      await transaction.query(
-        `INSERT INTO contacts (id, first_name, last_name, lifecycle, email, created_at, updated_at)
-         SELECT id, first_name, last_name, lifecycle, email, at, at
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                       $6::timestamptz[]) AS t(id, first_name, last_name, lifecycle, email, at)`,
-        [
-          contacts.id,
-          contacts.first,
-          contacts.last,
-          contacts.lifecycle,
-          contacts.email,
-          contacts.at,
-        ],
-      );
-      if (batchDeals.id.length > 0) {
-        await transaction.query(
-          `INSERT INTO deals
-             (id, contact_id, title, stage, amount_cents, currency, created_at, updated_at)
-           SELECT id, contact_id, title, stage, amount, 'USD', at, at
-             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
-                         $6::timestamptz[]) AS t(id, contact_id, title, stage, amount, at)`,
-          [
-            batchDeals.id,
-            batchDeals.contact,
-            batchDeals.title,
-            batchDeals.stage,
-            batchDeals.amount,
-            batchDeals.at,
-          ],
-        );
-      }
+      await insertDemoContacts(transaction, contacts);
+      if (batchDeals.id.length > 0) await insertDemoDeals(transaction, batchDeals);
     });
     deals += batchDeals.id.length;
     options.onProgress?.(start + count, total);

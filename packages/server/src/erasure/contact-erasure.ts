@@ -4,17 +4,24 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { notifyOutboxListeners, recordOutboxEvent } from '../outbox/outbox.js';
 import { ProblemError } from '../plugins/problem.js';
-import { contactDefinition } from '../routes/contacts.js';
-import { deleteRecord, itemColumns, itemFromRow } from '../routes/resource-routes.js';
 import type { Database, Queryable } from '../storage/database.js';
 import {
-  comparableValue,
-  comparableValueSql,
-  eraseFields,
-  eraseKnownValues,
-  eraseRecordsOf,
-  senderAddressSql,
-} from './erased-values.js';
+  type ErasableEvent,
+  eraseDeliveryAnswers,
+  eraseMessagesFrom,
+  findReceiptsMentioning,
+  lockAuditDetails,
+  lockContactEvents,
+  lockDealEvents,
+  lockMessageEvents,
+  lockStoredResponses,
+  writeAuditDetails,
+  writeErasedEvents,
+  writeStoredResponses,
+} from '../stores/contact-erasure-store.js';
+import { contactTable, lockContact } from '../stores/contact-store.js';
+import { resourceStore } from '../stores/resource-store.js';
+import { comparableValue, eraseFields, eraseKnownValues, eraseRecordsOf } from './erased-values.js';
 
 /** What a contact's erasure needs: storage, time, ids, and who erases (for the audit log). */
 export interface ContactErasureContext {
@@ -33,13 +40,6 @@ const DEAL_FIELDS = ['title'] as const;
 const MESSAGE_FIELDS = ['from', 'subject', 'text'] as const;
 /** The shortest phone number looked for in EHR receipts: shorter ones match too much. */
 const MIN_PHONE_NEEDLE = 6;
-
-interface EventRow {
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-  previous_attributes: Record<string, unknown> | null;
-}
 
 /** The values a contact had, in its row and in every event about it. */
 interface KnownValues {
@@ -103,26 +103,15 @@ export async function eraseContact(
   contactId: string,
 ): Promise<ContactErasure> {
   const { database, clock, newId, actor } = context;
-  const definition = contactDefinition({ clock, newId });
-  const contactFields = Object.keys(definition.fields);
+  const contacts = resourceStore(contactTable({ clock, newId }), { clock, newId });
+  const contactFields = Object.keys(contacts.table.fields);
   const erasure = await database.transaction(async (transaction) => {
     // The row first, locked: an update or a new deal waits for this transaction, then finds no
     // contact.
-    const { rows: contactRows } = await transaction.query(
-      `SELECT ${itemColumns(definition)} FROM contacts WHERE id = $1 FOR UPDATE`,
-      [contactId],
-    );
-    const contactRow = contactRows[0];
-    const contact = contactRow ? itemFromRow(definition, contactRow) : null;
-    if (contact) {
-      await deleteRecord(transaction, { definition, actor, id: contactId, clock, newId });
-    }
+    const contact = await lockContact(transaction, contactId);
+    if (contact) await contacts.deleteRecord(transaction, { actor, id: contactId });
 
-    const contactEvents = await lockEvents(
-      transaction,
-      `event LIKE 'contact.%' AND data->>'id' = $1`,
-      [contactId],
-    );
+    const contactEvents = await lockContactEvents(transaction, contactId);
     if (!contact && contactEvents.length === 0) {
       throw new ProblemError({
         status: 404,
@@ -137,27 +126,12 @@ export async function eraseContact(
     const emails = [...known.emails];
 
     // Inbox messages from one of its addresses, then their events.
-    const messages = await transaction.query<{ id: string }>(
-      `UPDATE messages
-          SET sender = $2, subject = $2, text = CASE WHEN text IS NULL THEN NULL ELSE $2 END
-        WHERE ${senderAddressSql('sender')} IN
-              (SELECT ${comparableValueSql('address')} FROM unnest($1::text[]) AS address)
-        RETURNING id`,
-      [emails, ERASED_VALUE],
-    );
-    const dealEvents = await lockEvents(
-      transaction,
-      `event LIKE 'deal.%' AND data->>'contactId' = $1`,
-      [contactId],
-    );
-    const messageEvents = await lockEvents(
-      transaction,
-      `event = 'message.received'
-         AND (data->>'id' = ANY($1::text[])
-              OR ${senderAddressSql(`data->>'from'`)} IN
-                 (SELECT ${comparableValueSql('address')} FROM unnest($2::text[]) AS address))`,
-      [messages.rows.map((row) => row.id), emails],
-    );
+    const messages = await eraseMessagesFrom(transaction, { emails, erased: ERASED_VALUE });
+    const dealEvents = await lockDealEvents(transaction, contactId);
+    const messageEvents = await lockMessageEvents(transaction, {
+      messageIds: messages.ids,
+      emails,
+    });
 
     const erasedEvents = [
       ...contactEvents.map((event) => erasedEvent(event, contactFields)),
@@ -165,36 +139,16 @@ export async function eraseContact(
       ...messageEvents.map((event) => erasedEvent(event, MESSAGE_FIELDS)),
     ];
     const changedEvents = erasedEvents.filter((event) => event.changed);
-    if (changedEvents.length > 0) {
-      await transaction.query(
-        `UPDATE outbox_events AS event
-            SET data = erased.data::jsonb, previous_attributes = erased.previous::jsonb
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS erased (id, data, previous)
-          WHERE event.id = erased.id`,
-        [
-          changedEvents.map((event) => event.id),
-          changedEvents.map((event) => JSON.stringify(event.data)),
-          changedEvents.map((event) =>
-            event.previous === null ? null : JSON.stringify(event.previous),
-          ),
-        ],
-      );
-    }
+    if (changedEvents.length > 0) await writeErasedEvents(transaction, changedEvents);
 
     // Deliveries build their body from the event when they are sent: a pending one now sends
     // the erased body. The stored answers of every attempt of the person's events go too (a
     // subscriber may echo what it received).
-    const deliveries = await transaction.query<{ count: number }>(
-      `WITH erased_attempts AS (
-         UPDATE delivery_attempts SET response_excerpt = convert_to($3, 'UTF8')
-          WHERE response_excerpt IS NOT NULL AND response_excerpt <> convert_to($3, 'UTF8')
-            AND delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY($2::text[]))
-          RETURNING delivery_id)
-       SELECT count(*)::int AS count FROM (
-         SELECT id FROM deliveries WHERE event_id = ANY($1::text[])
-         UNION SELECT delivery_id FROM erased_attempts) AS touched`,
-      [changedEvents.map((event) => event.id), erasedEvents.map((event) => event.id), ERASED_VALUE],
-    );
+    const deliveries = await eraseDeliveryAnswers(transaction, {
+      changedEventIds: changedEvents.map((event) => event.id),
+      eventIds: erasedEvents.map((event) => event.id),
+      erased: ERASED_VALUE,
+    });
 
     const dealIds = [
       ...new Set(dealEvents.map((event) => event.data.id).filter((id) => typeof id === 'string')),
@@ -223,9 +177,9 @@ export async function eraseContact(
 
     const counts = {
       events: changedEvents.length,
-      deliveries: deliveries.rows[0]?.count ?? 0,
+      deliveries,
       auditEntries,
-      messages: messages.rowCount,
+      messages: messages.count,
       storedResponses,
     };
     await recordAuditEntry(
@@ -255,21 +209,8 @@ export async function eraseContact(
   return erasure;
 }
 
-async function lockEvents(
-  transaction: Queryable,
-  condition: string,
-  params: readonly unknown[],
-): Promise<EventRow[]> {
-  const { rows } = await transaction.query<EventRow>(
-    `SELECT id, event, data, previous_attributes FROM outbox_events
-      WHERE ${condition} ORDER BY seq FOR UPDATE`,
-    params,
-  );
-  return rows;
-}
-
 /** An event with `fields` erased from its `data` and `previousAttributes`. */
-function erasedEvent(event: EventRow, fields: readonly string[]) {
+function erasedEvent(event: ErasableEvent, fields: readonly string[]) {
   const data = eraseFields(event.data, fields);
   const previous =
     event.previous_attributes === null ? null : eraseFields(event.previous_attributes, fields);
@@ -288,13 +229,7 @@ async function eraseAuditDetails(
   transaction: Queryable,
   options: { contactId: string; dealIds: readonly string[]; known: ReadonlySet<string> },
 ): Promise<number> {
-  const { rows } = await transaction.query<{ id: string; metadata: unknown }>(
-    `SELECT id, metadata FROM audit_entries
-      WHERE (target_type = 'contact' AND target_id = $1)
-         OR (target_type = 'deal' AND target_id = ANY($2::text[]))
-      FOR UPDATE`,
-    [options.contactId, options.dealIds],
-  );
+  const rows = await lockAuditDetails(transaction, options);
   const changed = rows
     .map((row) => ({
       id: row.id,
@@ -303,11 +238,9 @@ async function eraseAuditDetails(
     }))
     .filter((row) => JSON.stringify(row.before) !== JSON.stringify(row.after));
   if (changed.length > 0) {
-    await transaction.query(
-      `UPDATE audit_entries AS entry SET metadata = erased.metadata::jsonb
-         FROM unnest($1::text[], $2::text[]) AS erased (id, metadata)
-        WHERE entry.id = erased.id`,
-      [changed.map((row) => row.id), changed.map((row) => JSON.stringify(row.after))],
+    await writeAuditDetails(
+      transaction,
+      changed.map((row) => ({ id: row.id, metadata: row.after })),
     );
   }
   return changed.length;
@@ -322,16 +255,7 @@ async function eraseStoredResponses(
   records: { contactId: string; contactFields: readonly string[]; dealFields: readonly string[] },
 ): Promise<number> {
   // A deal's answer names its contact's id too, so the id finds both.
-  const { rows } = await transaction.query<{
-    account_id: string;
-    key: string;
-    response_body: string;
-  }>(
-    `SELECT account_id, key, response_body FROM idempotency_keys
-      WHERE response_body IS NOT NULL AND strpos(response_body, $1) > 0
-      FOR UPDATE`,
-    [records.contactId],
-  );
+  const rows = await lockStoredResponses(transaction, records.contactId);
   const changed: { account_id: string; key: string; body: string }[] = [];
   for (const row of rows) {
     let parsed: unknown;
@@ -343,18 +267,7 @@ async function eraseStoredResponses(
     const body = JSON.stringify(eraseRecordsOf(parsed, records));
     if (body !== JSON.stringify(parsed)) changed.push({ ...row, body });
   }
-  if (changed.length > 0) {
-    await transaction.query(
-      `UPDATE idempotency_keys AS stored SET response_body = erased.body
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS erased (account_id, key, body)
-        WHERE stored.account_id = erased.account_id AND stored.key = erased.key`,
-      [
-        changed.map((row) => row.account_id),
-        changed.map((row) => row.key),
-        changed.map((row) => row.body),
-      ],
-    );
-  }
+  if (changed.length > 0) await writeStoredResponses(transaction, changed);
   return changed.length;
 }
 
@@ -373,17 +286,9 @@ async function receiptsMentioning(
     ...known.emails,
     ...[...known.phones].filter((phone) => phone.length >= MIN_PHONE_NEEDLE),
   ];
-  // `escape` encoding keeps ASCII as it is (and escapes other bytes the same way on both sides),
-  // so that lower() folds ASCII case in any body, valid UTF-8 or not.
-  const mentions = (array: string) =>
-    `EXISTS (SELECT FROM unnest(${array}::text[]) AS needle
-              WHERE strpos(lower(encode(receipt.raw_body, 'escape')),
-                           lower(encode(convert_to(needle, 'UTF8'), 'escape'))) > 0)`;
-  const { rows } = await transaction.query<{ id: string }>(
-    `SELECT id FROM ehr_receipts AS receipt
-      WHERE ${mentions('$1')} OR (${mentions('$2')} AND ${mentions('$3')})
-      ORDER BY received_at, id`,
-    [identifiers, [...known.firstNames], [...known.lastNames]],
-  );
-  return rows.map((row) => row.id);
+  return findReceiptsMentioning(transaction, {
+    identifiers,
+    firstNames: [...known.firstNames],
+    lastNames: [...known.lastNames],
+  });
 }

@@ -25,18 +25,11 @@ export function eraseFields(
 
 /**
  * @internal How a value is compared with a person's known values in JavaScript: case and
- * surrounding spaces, tabs and line breaks aside.
+ * surrounding spaces, tabs and line breaks aside (`comparableValueSql` of
+ * `stores/contact-erasure-store.ts` in SQL).
  */
 export function comparableValue(value: string): string {
   return value.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '').toLowerCase();
-}
-
-/**
- * @internal {@link comparableValue} in SQL, for comparisons made in the database (both sides go
- * through it, so that they agree on case folding). `text` is an SQL expression of type text.
- */
-export function comparableValueSql(text: string): string {
-  return `lower(btrim(${text}, chr(32) || chr(9) || chr(10) || chr(13)))`;
 }
 
 /**
@@ -90,14 +83,4 @@ export function eraseRecordsOf(value: unknown, records: ErasedRecords): unknown 
   if (object.id === records.contactId) object = eraseFields(object, records.contactFields);
   if (object.contactId === records.contactId) object = eraseFields(object, records.dealFields);
   return object;
-}
-
-/**
- * @internal The SQL expression of the address an inbox message's sender (`from`) names, to
- * compare with a contact's e-mail addresses through {@link comparableValueSql}: the part between
- * the last `<` and `>` of `Ada Lovelace <ada@example.com>`, or the whole text of a bare address.
- * `column` is an SQL expression of type text.
- */
-export function senderAddressSql(column: string): string {
-  return comparableValueSql(`coalesce(substring(${column} from '<([^<>]*)>[^<>]*$'), ${column})`);
 }

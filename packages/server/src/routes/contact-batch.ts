@@ -9,10 +9,8 @@ import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { validationErrorMap, validationErrors } from '../plugins/validation-messages.js';
 import type { Database } from '../storage/database.js';
-import type { ResourceRecords } from './resource-routes.js';
-
-// Beside the migration lock (7312045781) and the former audit lock (7312045782).
-const BATCH_LOCK_KEY = '7312045790';
+import { findContactByEmail, takeContactBatchTurn } from '../stores/contact-store.js';
+import type { ResourceStore } from '../stores/resource-store.js';
 
 /** The fields a batch item may set, as the contact answers them. */
 const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as const;
@@ -23,12 +21,12 @@ const upsertFields = ['firstName', 'lastName', 'lifecycle', 'email', 'phone'] as
  * with its errors and nothing is written for it; a valid one updates the oldest contact with
  * that e-mail address (case-insensitive; only the fields whose values differ, so a repeated
  * batch changes nothing) or creates one. One result per item, in request order. Creates and
- * updates go through the same functions as `POST` and `PATCH` (events included); the route
+ * updates go through the same store functions as `POST` and `PATCH` (events included); the route
  * honours `Idempotency-Key`.
  */
 export function contactBatchRoute(
   app: FastifyInstance,
-  records: ResourceRecords,
+  store: ResourceStore,
   options: {
     database: Database;
     requireCapability: RequireCapability;
@@ -64,7 +62,7 @@ export function contactBatchRoute(
       const results = await options.database.transaction(async (transaction) => {
         // Batches take turns (a transaction-scoped lock), so that two batches naming one new
         // e-mail at once create it once: the second finds the first's contact.
-        await transaction.query('SELECT pg_advisory_xact_lock($1::bigint)', [BATCH_LOCK_KEY]);
+        await takeContactBatchTurn(transaction);
         const out: ContactBatchResult[] = [];
         for (const [index, raw] of contacts.entries()) {
           const parsed = upsertContactInputSchema.safeParse(raw, { error: validationErrorMap });
@@ -86,26 +84,28 @@ export function contactBatchRoute(
             continue;
           }
           const input = parsed.data as Record<string, unknown> & { email: string };
-          const { rows } = await transaction.query(
-            `SELECT ${records.columns} FROM contacts WHERE lower(email) = lower($1)
-              ORDER BY created_at, id LIMIT 1`,
-            [input.email],
-          );
-          const existing = rows[0];
-          if (existing === undefined) {
-            const { item } = await records.create(transaction, actor, input);
+          const current = await findContactByEmail(transaction, input.email);
+          if (current === undefined) {
+            const { item } = await store.createRecord(options.database, {
+              actor,
+              body: input,
+              transaction,
+            });
             announced = true;
             out.push({ index, result: 'created', contact: item as never });
             continue;
           }
-          const current = records.toItem(existing);
           const changes: Record<string, unknown> = {};
           for (const field of upsertFields) {
             if (input[field] !== undefined && input[field] !== current[field]) {
               changes[field] = input[field];
             }
           }
-          const updated = await records.update(transaction, actor, String(current.id), changes);
+          const updated = await store.updateRecord(transaction, {
+            actor,
+            id: String(current.id),
+            body: changes,
+          });
           announced ||= updated.announced;
           out.push({ index, result: 'updated', contact: updated.item as never });
         }

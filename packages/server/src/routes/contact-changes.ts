@@ -5,12 +5,16 @@ import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { CONTACTS_FEED } from '../retention/retention.js';
-import { type ChangePosition, FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
+import type { ChangePosition } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
+import {
+  finishedTransactionsBound,
+  readContactChanges,
+  readFeedHorizon,
+} from '../stores/contact-change-store.js';
 import { timestampParameter } from './keyset-list.js';
 import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
 import { limitParameter } from './list-query.js';
-import type { ResourceRecords } from './resource-routes.js';
 
 const query = z.strictObject({
   limit: limitParameter,
@@ -59,19 +63,6 @@ export function resyncRequired(): ProblemError {
   });
 }
 
-interface ChangeRow extends Record<string, unknown> {
-  cursor_xid: string;
-  cursor_seq: string;
-}
-
-// The order's columns (for the merge's ORDER BY), and their text for a cursor.
-const positionColumns =
-  'change_xid, change_seq, change_xid::text AS cursor_xid, change_seq::text AS cursor_seq';
-const positionOfRow = (row: ChangeRow): ChangePosition => ({
-  xid: row.cursor_xid,
-  seq: row.cursor_seq,
-});
-
 /**
  * @internal `GET /api/contacts/changes` (contacts.read): every change to contacts after a
  * position, in commit order: `changed` (created or updated, with the contact as it is now) and
@@ -83,7 +74,6 @@ const positionOfRow = (row: ChangeRow): ChangePosition => ({
  */
 export function contactChangesRoute(
   app: FastifyInstance,
-  records: ResourceRecords,
   options: { database: Database; requireCapability: RequireCapability },
 ): void {
   const { database } = options;
@@ -127,54 +117,15 @@ export function contactChangesRoute(
       // A first walk that finds nothing starts next time at the first transaction that may still
       // commit: read that bound first, so the page's snapshot holds every change below it (every
       // transaction below it had ended), and every change from now on is at or above it.
-      let latest: ChangePosition = { xid: '0', seq: '0' };
-      if (cursor === undefined) {
-        const { rows: bound } = await database.query<{ xid: string }>(
-          `SELECT ${FINISHED_TRANSACTIONS_BOUND}::text AS xid`,
-        );
-        latest = { xid: bound[0]?.xid ?? '0', seq: '0' };
-      }
-      const since = updatedSince === undefined ? '' : ' AND updated_at >= $4::timestamptz';
-      const deletedSince = updatedSince === undefined ? '' : ' AND deleted_at >= $4::timestamptz';
-      const params = [
-        after.xid,
-        after.seq,
-        limit + 1,
-        ...(updatedSince === undefined ? [] : [updatedSince]),
-      ];
-      const changed = `(change_xid, change_seq) > ($1::xid8, $2::bigint)
-                   AND change_xid < ${FINISHED_TRANSACTIONS_BOUND}`;
-      // One read, one snapshot: both tables at the same instant. Each side is an index range
-      // on (change_xid, change_seq); the merge keeps the first limit + 1 of the two.
-      const { rows } = await database.query<ChangeRow>(
-        `(SELECT ${positionColumns}, ${records.columns}, NULL::timestamptz AS deleted_at
-            FROM contacts WHERE ${changed}${since}
-           ORDER BY change_xid, change_seq LIMIT $3)
-         UNION ALL
-         (SELECT ${positionColumns}, id, ${records.columns
-           .split(', ')
-           .slice(1)
-           .map((column) => `NULL AS ${column}`)
-           .join(', ')}, deleted_at
-            FROM contact_tombstones WHERE ${changed}${deletedSince}
-           ORDER BY change_xid, change_seq LIMIT $3)
-         ORDER BY change_xid, change_seq LIMIT $3`,
-        params,
-      );
+      const latest: ChangePosition = {
+        xid: cursor === undefined ? await finishedTransactionsBound(database) : '0',
+        seq: '0',
+      };
+      const rows = await readContactChanges(database, { after, limit: limit + 1, updatedSince });
       // Read after the page: a prune that committed before the page's read is seen here, so a
       // page that lacks pruned tombstones is never answered.
       if (cursor !== undefined || updatedSince !== undefined) {
-        const { rows: horizons } = await database.query<{
-          xid: string;
-          seq: string;
-          before: string;
-        }>(
-          `SELECT pruned_through_xid::text AS xid, pruned_through_seq::text AS seq,
-                  pruned_before AS before
-             FROM change_feed_horizons WHERE feed = $1`,
-          [CONTACTS_FEED],
-        );
-        const horizon = horizons[0];
+        const horizon = await readFeedHorizon(database, CONTACTS_FEED);
         if (
           horizon !== undefined &&
           (cursor !== undefined
@@ -184,19 +135,14 @@ export function contactChangesRoute(
           throw resyncRequired();
         }
       }
-      const page = rows.slice(0, limit);
-      const changes = page.map((row) =>
-        row.deleted_at === null
-          ? {
-              type: 'changed' as const,
-              contact: records.toItem(row),
-              cursor: cursorOf(positionOfRow(row)),
-            }
+      const changes = rows.slice(0, limit).map((change) =>
+        change.type === 'changed'
+          ? { type: change.type, contact: change.contact, cursor: cursorOf(change.position) }
           : {
-              type: 'deleted' as const,
-              id: String(row.id),
-              deletedAt: row.deleted_at as string,
-              cursor: cursorOf(positionOfRow(row)),
+              type: change.type,
+              id: change.id,
+              deletedAt: change.deletedAt,
+              cursor: cursorOf(change.position),
             },
       );
       const nextCursor = changes.at(-1)?.cursor ?? cursor ?? cursorOf(latest);

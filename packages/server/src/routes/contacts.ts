@@ -8,20 +8,14 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
-import { contactChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
+import { contactTable } from '../stores/contact-store.js';
 import { contactBatchRoute } from './contact-batch.js';
 import { contactChangesRoute } from './contact-changes.js';
 import { contactEraseRoute } from './contact-erase.js';
-import { dealStorage } from './deals.js';
-import {
-  itemColumns,
-  itemFromRow,
-  type ResourceDefinition,
-  resourceRoutes,
-} from './resource-routes.js';
+import type { ResourceDefinition } from './resource-definition.js';
+import { resourceRoutes } from './resource-routes.js';
 
 /**
  * @internal `/api/contacts`: list, count (v1.1), get, create, update (contacts.read,
@@ -43,9 +37,9 @@ export function contactRoutes(options: {
   return resourceRoutes(
     {
       ...contactDefinition(options),
-      moreRoutes(app, records) {
-        contactChangesRoute(app, records, options);
-        contactBatchRoute(app, records, { ...options, onOutboxEvent });
+      moreRoutes(app, store) {
+        contactChangesRoute(app, options);
+        contactBatchRoute(app, store, { ...options, onOutboxEvent });
         contactEraseRoute(app, options);
       },
     },
@@ -54,22 +48,18 @@ export function contactRoutes(options: {
 }
 
 /**
- * @internal What a contact is, for the routes and for the actions that run outside them (a
- * contact's erasure through the CLI deletes it as `DELETE /api/contacts/{id}` does): table,
- * fields, schemas, capabilities, events, and the delete that takes its deals along.
+ * @internal What a contact is for the routes: how it is stored (`contactTable`, shared with a
+ * contact's erasure), its path, schemas, capabilities and list filters.
  */
-export function contactDefinition(options: {
+function contactDefinition(options: {
   clock: Clock;
   newId: IdGenerator;
   /** Told after a change committed its event. */
   onOutboxEvent?: (() => void) | undefined;
 }): ResourceDefinition {
-  const { clock, newId, onOutboxEvent } = options;
   return {
-    name: 'contact',
+    ...contactTable(options),
     path: '/api/contacts',
-    collection: 'contacts',
-    idPrefix: 'con',
     capabilities: { read: 'contacts.read', write: 'contacts.write', delete: 'contacts.delete' },
     schemas: {
       item: contactSchema,
@@ -77,41 +67,11 @@ export function contactDefinition(options: {
       create: createContactInputSchema,
       update: updateContactInputSchema,
     },
-    fields: {
-      firstName: { column: 'first_name' },
-      lastName: { column: 'last_name' },
-      lifecycle: { column: 'lifecycle' },
-      email: { column: 'email', optional: true },
-      phone: { column: 'phone', optional: true },
-    },
-    defaults: { lifecycle: 'LEAD' },
-    updatedAt: true,
     count: true,
     list: {
       oneOf: { parameter: 'lifecycle', column: 'lifecycle', values: LIFECYCLE_VALUES, open: true },
       email: 'email',
       search: ['first_name', 'last_name', 'email'],
-    },
-    changes: { order: contactChangeOrder, tombstones: 'contact_tombstones' },
-    audited: { created: true, updated: false, deleted: true },
-    events: onOutboxEvent ? { onOutboxEvent } : {},
-    async beforeDelete(transaction, id) {
-      // Lock the contact first: a deal cannot be added to it between this delete and the
-      // contact's. Its deals go first, each announced as deleted.
-      await transaction.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [id]);
-      const { rows } = await transaction.query(
-        `DELETE FROM deals WHERE contact_id = $1 RETURNING ${itemColumns(dealStorage)}`,
-        [id],
-      );
-      rows.sort((a, b) => String(a.id).localeCompare(String(b.id)));
-      for (const row of rows) {
-        await recordOutboxEvent(
-          transaction,
-          { event: 'deal.deleted', data: itemFromRow(dealStorage, row) },
-          { clock, newId },
-        );
-      }
-      return { dealsDeleted: rows.length };
     },
   };
 }

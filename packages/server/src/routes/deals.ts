@@ -11,19 +11,8 @@ import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { dealChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
-import { type ResourceDefinition, resourceRoutes } from './resource-routes.js';
-
-/** @internal How a deal is stored: what `deal.*` events and the routes read back. */
-export const dealStorage: Pick<ResourceDefinition, 'fields' | 'updatedAt'> = {
-  fields: {
-    contactId: { column: 'contact_id' },
-    title: { column: 'title' },
-    stage: { column: 'stage' },
-    amountCents: { column: 'amount_cents', type: 'integer' },
-    currency: { column: 'currency' },
-  },
-  updatedAt: true,
-};
+import { dealStorage } from '../stores/deal-store.js';
+import { resourceRoutes } from './resource-routes.js';
 
 /**
  * @internal `/api/deals`: list, count (v1.1), get (deals.read), create, update and delete

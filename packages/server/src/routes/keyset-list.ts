@@ -1,8 +1,12 @@
 import { LIST_SORT_VALUES } from '@followup/sdk';
 import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
-import { FINISHED_TRANSACTIONS_BOUND } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import {
+  type KeysetListFilters,
+  type KeysetListSource,
+  readKeysetPage,
+} from '../stores/resource-list-store.js';
 import { enumFilterParameter } from './enum-filter.js';
 import {
   cursorTimestamp,
@@ -16,24 +20,6 @@ import { integerParameter, limitParameter, MAX_LIST_OFFSET } from './list-query.
 
 /** The orders of a contacts or deals list; `-` is newest first: the SDK's `LIST_SORT_VALUES`. */
 export const LIST_SORTS = LIST_SORT_VALUES;
-
-/** @internal The filters a keyset list offers, beside `updatedSince` and `sort`. */
-export interface KeysetListFilters {
-  /**
-   * A repeatable exact filter on a column, such as `lifecycle` or `stage`, by an enumeration:
-   * its known values, and whether others are allowed (see `enumFilterParameter`).
-   */
-  oneOf?: {
-    parameter: string;
-    column: string;
-    values: readonly [string, ...string[]];
-    open: boolean;
-  };
-  /** `email`: exact and case-insensitive, on this column. */
-  email?: string;
-  /** `q`: a case-insensitive prefix of any of these columns. */
-  search?: readonly string[];
-}
 
 /** The most values one repeatable filter takes. */
 const maxFilterValues = 20;
@@ -151,31 +137,6 @@ export interface KeysetListQuery {
   [filter: string]: unknown;
 }
 
-/**
- * @internal The rows of `q`: every row whose `lower(column)` starts with `lower(prefix)` for any
- * of the columns, read through the `lower(column) text_pattern_ops` indexes as byte ranges
- * (`~>=~ prefix` and `~<~ prefix || U+10FFFF`), materialized, so that the page is sorted from
- * them. The ranges take a parameter (a generic plan of a named statement can use them; a LIKE
- * pattern could not), and the materialized set keeps the planner from walking the createdAt
- * index and filtering instead: a search costs what it matches, never a scan of the table.
- */
-export function prefixSource(table: string, columns: readonly string[], prefix: string): string {
-  const branches = columns.map(
-    (column) =>
-      `SELECT * FROM ${table} WHERE lower(${column}) ~>=~ lower(${prefix}) AND lower(${column}) ~<~ (lower(${prefix}) || chr(1114111))`,
-  );
-  return `(WITH matches AS MATERIALIZED (${branches.join(' UNION ')}) SELECT * FROM matches) AS ${table}`;
-}
-
-/** @internal What {@link listPage} reads from. */
-export interface KeysetListSource {
-  table: string;
-  /** The select list of an item's columns. */
-  columns: string;
-  filters: KeysetListFilters;
-  toItem: (row: Record<string, unknown>) => Record<string, unknown>;
-}
-
 function invalid(path: string, message: string): ProblemError {
   return new ProblemError({
     status: 400,
@@ -186,11 +147,9 @@ function invalid(path: string, message: string): ProblemError {
 }
 
 /**
- * @internal One page of a keyset list and the cursor after it. Orders: `createdAt` is
- * `created_at, id`; `updatedAt` is the change order, `(change_xid, change_seq)`: oldest first it
- * reads only changes of transactions that have ended (see change-order.ts), so a walk meets every
- * change once while writes continue. A page costs an index range scan from its position,
- * wherever that is; `offset` still skips rows as before.
+ * @internal One page of a keyset list and the cursor after it: the cursor checked against the
+ * query (a 400 `validation_failed` on `cursor` otherwise), the rows read by the store's
+ * {@link readKeysetPage} (`sort=createdAt` is `created_at, id`; `updatedAt` is the change order).
  */
 export async function listPage(
   database: Queryable,
@@ -230,64 +189,20 @@ export async function listPage(
     if (position === undefined) throw invalid('cursor', 'cursor is not a nextCursor of this list');
   }
 
-  const params: unknown[] = [];
-  const parameter = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const conditions: string[] = [];
-  let searchFrom: string | undefined;
-  if (filters.oneOf && oneOf) {
-    conditions.push(`${filters.oneOf.column} = ANY(${parameter(oneOf)}::text[])`);
-  }
-  if (filters.email && query.email !== undefined) {
-    conditions.push(`lower(${filters.email}) = lower(${parameter(query.email)})`);
-  }
-  if (filters.search && query.q !== undefined) {
-    searchFrom = prefixSource(source.table, filters.search, parameter(query.q));
-  }
-  if (query.updatedSince !== undefined) {
-    conditions.push(`updated_at >= ${parameter(query.updatedSince)}::timestamptz`);
-  }
-  const after = descending ? '<' : '>';
-  const direction = descending ? ' DESC' : '';
-  let order: string;
-  let cursorColumn: string;
-  if (kind === 'change') {
-    if (position?.kind === 'change') {
-      conditions.push(
-        `(change_xid, change_seq) ${after} (${parameter(position.xid)}::xid8, ${parameter(position.seq)}::bigint)`,
-      );
-    }
-    // Oldest first, only changes of transactions that have ended before every one still running:
-    // a change that commits later takes its place after this page's (see change-order.ts).
-    if (!descending) conditions.push(`change_xid < ${FINISHED_TRANSACTIONS_BOUND}`);
-    order = `change_xid${direction}, change_seq${direction}`;
-    cursorColumn = 'change_xid::text AS cursor_xid, change_seq::text AS cursor_seq';
-  } else {
-    if (position?.kind === 'createdAt') {
-      conditions.push(
-        `(created_at, id) ${after} (${parameter(position.createdAt)}::timestamptz, ${parameter(position.id)})`,
-      );
-    }
-    order = `created_at${direction}, id${direction}`;
-    // The text form, to the microsecond; only the last row's becomes a cursor (cursorTimestamp).
-    cursorColumn = 'created_at::text AS cursor_at';
-  }
-  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  // One row more than asked tells whether another page exists, without a count. After a cursor,
-  // the number is written into the text (a validated integer, 2 to 201): with a parameter there,
-  // the planner rates the statement's generic plan (a row comparison against unknown values,
-  // guessed to match a third of the table) above a custom one and plans it anew for every page,
-  // about a third of the embedded database's time for the page. Each limit is its own statement.
-  const rowsWanted = query.limit + 1;
-  if (!Number.isSafeInteger(rowsWanted)) throw new RangeError('limit must be an integer.');
-  const limit = position ? String(rowsWanted) : parameter(rowsWanted);
-  const offset = query.offset ? ` OFFSET ${parameter(query.offset)}` : '';
-  const { rows } = await database.query(
-    `SELECT ${source.columns}, ${cursorColumn} FROM ${searchFrom ?? source.table}${where} ORDER BY ${order} LIMIT ${limit}${offset}`,
-    params,
-  );
+  const rows = await readKeysetPage(database, {
+    source,
+    request: {
+      kind,
+      descending,
+      position,
+      oneOf,
+      email: query.email,
+      q: query.q,
+      updatedSince: query.updatedSince,
+      limit: query.limit,
+      offset: query.offset,
+    },
+  });
   const page = rows.length > query.limit ? rows.slice(0, query.limit) : rows;
   const last = page.at(-1);
   let nextCursor: string | null = null;

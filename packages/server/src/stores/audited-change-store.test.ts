@@ -3,7 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
-import { recordChange } from './record-change.js';
+import { recordChange } from './audited-change-store.js';
 
 describe('recordChange', () => {
   const database = useTestDatabase();

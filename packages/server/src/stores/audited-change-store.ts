@@ -4,8 +4,8 @@ import {
   auditEntryPart,
   type NewAuditEntry,
 } from '../audit/audit-log.js';
+import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from '../outbox/outbox.js';
 import type { Queryable } from '../storage/database.js';
-import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from './outbox.js';
 
 /**
  * @internal Writes a change's audit entry and its outbox event in one statement: what

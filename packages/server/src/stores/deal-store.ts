@@ -1,0 +1,57 @@
+import type { Queryable } from '../storage/database.js';
+import { itemColumns, itemFromRow, type ResourceRowShape } from './resource-rows.js';
+
+/** @internal How a deal is stored: what `deal.*` events and the routes read back. */
+export const dealStorage: ResourceRowShape = {
+  fields: {
+    contactId: { column: 'contact_id' },
+    title: { column: 'title' },
+    stage: { column: 'stage' },
+    amountCents: { column: 'amount_cents', type: 'integer' },
+    currency: { column: 'currency' },
+  },
+  updatedAt: true,
+};
+
+/**
+ * @internal Deletes every deal of a contact, in the caller's transaction (the contact's delete,
+ * which locked the contact first); answers the deals as they were, in id order.
+ */
+export async function deleteContactDeals(
+  transaction: Queryable,
+  contactId: string,
+): Promise<Record<string, unknown>[]> {
+  const { rows } = await transaction.query(
+    `DELETE FROM deals WHERE contact_id = $1 RETURNING ${itemColumns(dealStorage)}`,
+    [contactId],
+  );
+  rows.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+  return rows.map((row) => itemFromRow(dealStorage, row));
+}
+
+/** @internal Demo deals as columns: the nth deal is the nth value of each. */
+export interface DemoDealColumns {
+  id: string[];
+  contact: string[];
+  title: string[];
+  stage: string[];
+  /** In cents, as decimal text. */
+  amount: string[];
+  /** `created_at` and `updated_at`, ISO 8601. */
+  at: string[];
+}
+
+/** @internal Inserts demo deals in US dollars in one statement, without events (a bulk load). */
+export async function insertDemoDeals(
+  transaction: Queryable,
+  deals: DemoDealColumns,
+): Promise<void> {
+  await transaction.query(
+    `INSERT INTO deals
+             (id, contact_id, title, stage, amount_cents, currency, created_at, updated_at)
+           SELECT id, contact_id, title, stage, amount, 'USD', at, at
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+                         $6::timestamptz[]) AS t(id, contact_id, title, stage, amount, at)`,
+    [deals.id, deals.contact, deals.title, deals.stage, deals.amount, deals.at],
+  );
+}
