@@ -25,7 +25,7 @@ const database = target.startsWith('postgres')
 const LIST =
   'SELECT id, first_name, last_name, lifecycle, email, phone, created_at, updated_at, created_at::text AS cursor_at FROM contacts ORDER BY created_at, id LIMIT $1 OFFSET $2';
 // A create: one statement, committed on its own (the insert, its audit entry and its outbox
-// event, written dispatched when no endpoint takes it), as routes/resource-routes.ts sends it.
+// event, written dispatched when no endpoint takes it), as stores/resource-create.ts sends it.
 // The notification for other instances is sent after the commit, at most once per 10 ms
 // (outbox/outbox-announcer.ts), and is left out here.
 const CREATE = `WITH inserted AS (
