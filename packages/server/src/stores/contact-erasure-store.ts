@@ -1,11 +1,9 @@
 import type { Queryable } from '../storage/database.js';
 
-/**
- * The statements of a contact's erasure (`erasure/contact-erasure.ts`), across the tables that
- * hold copies of a person's values: outbox events, inbox messages, delivery attempts, audit
- * entries, stored `Idempotency-Key` answers and EHR receipts. Each runs in the erasure's
- * transaction; what is erased is decided by the erasure, these only read, lock and write.
- */
+// The statements of a contact's erasure (`erasure/contact-erasure.ts`), across the tables that
+// hold copies of a person's values: outbox events, inbox messages, delivery attempts, audit
+// entries, stored `Idempotency-Key` answers and EHR receipts. Each runs in the erasure's
+// transaction; the erasure decides what is erased, these only read, lock and write.
 
 /** @internal An outbox event, locked for its erasure. */
 export interface ErasableEvent {
