@@ -4,10 +4,12 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
+import { forgetDataDirectorySync, syncDataDirectoryOnce } from './data-directory-sync.js';
 import type { Database, Queryable, QueryResult } from './database.js';
 import { databaseBusyError, MAX_QUEUED_QUERIES } from './database-busy.js';
 import { keepDirectoryPrivate } from './private-files.js';
 import { type RowDecoder, rowDecoder } from './row-decoder.js';
+import { DURABLE_START_PARAMETERS, SyncedNodeFS } from './synced-node-fs.js';
 import {
   type ColumnDescription,
   type ErrorFields,
@@ -29,7 +31,24 @@ export interface PGliteDatabaseOptions {
    * fail at once with `database_busy` (503 for a request). Defaults to {@link MAX_QUEUED_QUERIES}.
    */
   maxQueuedQueries?: number;
+  /**
+   * Acknowledge writes to a data directory without syncing them to disk: PostgreSQL runs with
+   * `fsync` off, as PGlite does by default, and every query resolves as soon as the engine
+   * answers. Faster, but a write already acknowledged can be lost, and the data directory
+   * corrupted, when the machine loses power or its kernel crashes (a killed server process loses
+   * nothing either way). Off by default: then a query resolves only once what it committed is
+   * on stable storage (see the server README, "Storage"). Nothing changes in memory.
+   */
+  unsafeNoFsync?: boolean;
 }
+
+/**
+ * Forces the WAL onto stable storage, when anything was written since the last time: a logical
+ * decoding message of no content, written and flushed on its own (`flush` = true), flushes
+ * every record before it, every commit made with `synchronous_commit` off included.
+ */
+const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '', true)
+  WHERE pg_current_wal_flush_lsn() < pg_current_wal_insert_lsn()`;
 
 /** Named statements kept prepared at once; the least recently used one is closed beyond. */
 const MAX_PREPARED_STATEMENTS = 500;
@@ -159,26 +178,45 @@ class PGliteDatabase implements Database {
   #nextName = 0;
   #inTransaction = false;
   #closed = false;
+  /** Whether each query and transaction waits for a WAL flush that follows it (group commit). */
+  readonly #groupCommit: boolean;
+  /** The WAL flush that is queued and has not started: work that ends before it joins it. */
+  #nextFlush: Promise<void> | undefined;
 
-  constructor(pglite: PGlite, onClose: () => Promise<void>, maxQueued: number) {
-    this.#pglite = pglite;
-    this.#onClose = onClose;
-    this.#maxQueued = maxQueued;
+  constructor(options: {
+    pglite: PGlite;
+    onClose: () => Promise<void>;
+    maxQueued: number;
+    groupCommit: boolean;
+  }) {
+    this.#pglite = options.pglite;
+    this.#onClose = options.onClose;
+    this.#maxQueued = options.maxQueued;
+    this.#groupCommit = options.groupCommit;
   }
 
   /** The data directory as an uncompressed tarball, once every earlier query is done. */
   dumpDataDirectory(): Promise<Blob> {
-    return this.#exclusive(async () => {
-      if (this.#closed) throw new Error('The database is closed.');
-      return this.#pglite.dumpDataDir('none');
-    }, false);
+    return this.#exclusive(
+      async () => {
+        if (this.#closed) throw new Error('The database is closed.');
+        return this.#pglite.dumpDataDir('none');
+      },
+      { bounded: false },
+    );
   }
 
   /**
    * Runs `work` once every earlier query and transaction is done; refused at once with
-   * `database_busy` when too many wait already (closing always waits its turn).
+   * `database_busy` when too many wait already (closing and flushing always wait their turn).
+   * With `durable` (queries and transactions) and group commit on, what `work` settled with is
+   * handed over only after the next WAL flush: after what it committed, and what it read, is on
+   * stable storage.
    */
-  #exclusive<T>(work: () => Promise<T>, bounded = true): Promise<T> {
+  #exclusive<T>(
+    work: () => Promise<T>,
+    { bounded = true, durable = false }: { bounded?: boolean; durable?: boolean } = {},
+  ): Promise<T> {
     // One of them runs; the others wait.
     if (bounded && this.#queued > this.#maxQueued) return Promise.reject(databaseBusyError());
     this.#queued++;
@@ -186,7 +224,36 @@ class PGliteDatabase implements Database {
       this.#queued--;
     });
     this.#turn = result.catch(() => {});
-    return result;
+    if (!durable || !this.#groupCommit) return result;
+    // A failure waits too: a statement may have failed after reading a commit not yet flushed.
+    return result.then(
+      (value) => this.#flushed().then(() => value),
+      (error: unknown) => this.#flushed().then(() => Promise.reject(error)),
+    );
+  }
+
+  /**
+   * The WAL flush that follows everything run so far: the one not started yet, or a new one.
+   * A new one waits for the end of this turn of the event loop (`setImmediate`) before it
+   * queues: the engine runs in this thread, so a request's statements run to their end without
+   * letting the next request in; the wait lets every request whose bytes already arrived run its
+   * statements first. Every query and transaction that ends before the flush starts shares it:
+   * one `fsync` for all of them (group commit).
+   */
+  #flushed(): Promise<void> {
+    this.#nextFlush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.#exclusive(
+        async () => {
+          this.#nextFlush = undefined;
+          // Closing checkpointed, which flushed the WAL.
+          if (this.#closed) return;
+          const collector = await this.#simple(FLUSH_WAL_SQL);
+          if (collector.failure) throw databaseError(collector.failure);
+        },
+        { bounded: false },
+      ),
+    );
+    return this.#nextFlush;
   }
 
   async #exchange(message: Uint8Array, collector: ResultCollector): Promise<void> {
@@ -272,27 +339,30 @@ class PGliteDatabase implements Database {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    return this.#exclusive(() => this.#run<Row>(sql, params));
+    return this.#exclusive(() => this.#run<Row>(sql, params), { durable: true });
   }
 
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
-    return this.#exclusive(async () => {
-      await this.#run('BEGIN', []);
-      this.#inTransaction = true;
-      const transaction: Queryable = {
-        query: <Row>(sql: string, params: readonly unknown[] = []) => this.#run<Row>(sql, params),
-      };
-      try {
-        const value = await callback(transaction);
-        this.#inTransaction = false;
-        await this.#run('COMMIT', []);
-        return value;
-      } catch (error) {
-        this.#inTransaction = false;
-        await this.#run('ROLLBACK', []).catch(() => {});
-        throw error;
-      }
-    });
+    return this.#exclusive(
+      async () => {
+        await this.#run('BEGIN', []);
+        this.#inTransaction = true;
+        const transaction: Queryable = {
+          query: <Row>(sql: string, params: readonly unknown[] = []) => this.#run<Row>(sql, params),
+        };
+        try {
+          const value = await callback(transaction);
+          this.#inTransaction = false;
+          await this.#run('COMMIT', []);
+          return value;
+        } catch (error) {
+          this.#inTransaction = false;
+          await this.#run('ROLLBACK', []).catch(() => {});
+          throw error;
+        }
+      },
+      { durable: true },
+    );
   }
 
   async listen(channel: string): Promise<() => Promise<void>> {
@@ -304,11 +374,14 @@ class PGliteDatabase implements Database {
   }
 
   close(): Promise<void> {
-    return this.#exclusive(async () => {
-      if (this.#closed) return;
-      this.#closed = true;
-      await this.#onClose();
-    }, false);
+    return this.#exclusive(
+      async () => {
+        if (this.#closed) return;
+        this.#closed = true;
+        await this.#onClose();
+      },
+      { bounded: false },
+    );
   }
 }
 
@@ -361,6 +434,8 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
   let lock: DataDirectoryLock | undefined;
   let stopGuarding: (() => void) | undefined;
   let pglite: PGlite;
+  // Only a data directory has anything to sync; memory is gone at close anyway.
+  const groupCommit = options.dataDir !== undefined && options.unsafeNoFsync !== true;
   if (options.dataDir === undefined) {
     pglite = options.dump ? new PGlite({ loadDataDir: options.dump }) : new PGlite();
   } else {
@@ -370,27 +445,44 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
     try {
       // 0700, its files 0600, whatever the umask and PGlite's own modes.
       stopGuarding = keepDirectoryPrivate(dataDir);
-      pglite = new PGlite(dataDir);
+      if (groupCommit) {
+        // fsync on, through a file system whose fsync reaches the disk (see synced-node-fs.ts).
+        pglite = new PGlite({
+          fs: new SyncedNodeFS(dataDir),
+          startParams: [...DURABLE_START_PARAMETERS],
+        });
+      } else {
+        // The next durable open syncs every file again: this one leaves writes unsynced.
+        await forgetDataDirectorySync(dataDir);
+        pglite = new PGlite(dataDir);
+      }
     } catch (error) {
       stopGuarding?.();
       await lock.release();
       throw error;
     }
   }
+  let ready = false;
   try {
     await pglite.waitReady;
+    ready = true;
+    // A cluster PGlite has just created, or one an unsynced run left, goes to disk before the
+    // first query, so that no acknowledged write depends on a file still in the page cache.
+    if (groupCommit && options.dataDir !== undefined) {
+      await syncDataDirectoryOnce(resolve(options.dataDir));
+    }
     // Timestamps come out as `2026-01-02 03:04:05.678912+00`, the form isoTimestamp and the list
     // cursors read without a Date.
     await pglite.exec("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO'");
   } catch (error) {
+    if (ready) await pglite.close().catch(() => {});
     stopGuarding?.();
     await lock?.release();
     throw error;
   }
-  const maxQueued = options.maxQueuedQueries ?? MAX_QUEUED_QUERIES;
-  return new PGliteDatabase(
+  return new PGliteDatabase({
     pglite,
-    async () => {
+    onClose: async () => {
       try {
         await pglite.close();
       } finally {
@@ -398,6 +490,7 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
         await lock?.release();
       }
     },
-    maxQueued,
-  );
+    maxQueued: options.maxQueuedQueries ?? MAX_QUEUED_QUERIES,
+    groupCommit,
+  });
 }
