@@ -20,6 +20,7 @@ import { listAuditEntries } from '../audit/audit-log.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
+import { SYNCED_MARKER_FILE } from '../storage/data-directory-sync.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
 import { OPERATOR_CHANNEL_FILE, OPERATOR_SOCKET_FILE } from './operator-channel.js';
@@ -129,6 +130,51 @@ describe('followup-server', () => {
       expect(JSON.parse(created.out.join(''))).toMatchObject({ name: 'ops', role: 'READONLY' });
       controller.abort();
       expect(await exit).toBe(0);
+    });
+
+    it('start --unsafe-no-fsync says what it risks and syncs nothing; refused beside PostgreSQL', async () => {
+      const named = join(home, 'unsafe');
+      const controller = new AbortController();
+      const started = captureIo({ HOME: home }, controller.signal);
+      const exit = runCli(
+        ['start', '--port', '0', '--json', '--unsafe-no-fsync', '--data-dir', named],
+        started.io,
+      );
+      await started.firstLine;
+      controller.abort();
+      expect(await exit).toBe(0);
+      const warnings = started.err
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('--unsafe-no-fsync'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({
+        level: 40,
+        msg: expect.stringContaining('a power cut or a kernel crash can lose acknowledged writes'),
+      });
+      // The next durable open finds no marker, and syncs every file first.
+      expect(existsSync(join(named, 'PG_VERSION'))).toBe(true);
+      expect(existsSync(join(named, SYNCED_MARKER_FILE))).toBe(false);
+
+      const postgres = 'postgres://127.0.0.1:1/nowhere';
+      for (const [argv, env] of [
+        [['--unsafe-no-fsync', '--database-url', postgres], {}],
+        [['--unsafe-no-fsync'], { DATABASE_URL: postgres }],
+        [['--database-url', postgres], { UNSAFE_NO_FSYNC: 'true' }],
+      ] as const) {
+        for (const command of [
+          ['start', '--port', '0'],
+          ['accounts', 'list'],
+        ]) {
+          const { io, err, out } = captureIo({ HOME: home, ...env });
+          expect(await runCli([...command, ...argv], io)).toBe(2);
+          expect(err.join('')).toBe(
+            "followup-server: --unsafe-no-fsync (UNSAFE_NO_FSYNC) applies to the embedded database only; on PostgreSQL, durability is its server's settings (fsync, synchronous_commit). Run 'followup-server --help' for usage.\n",
+          );
+          expect(out).toEqual([]);
+        }
+      }
     });
 
     it('an explicit directory may be created by an operator command', async () => {

@@ -15,7 +15,7 @@ import {
   operatorCommands,
 } from './operator-commands.js';
 import { createProgressBar, type TerminalSink } from './progress-bar.js';
-import { START_OPTIONS, startCommand } from './start-command.js';
+import { START_OPTIONS, startCommand, unsafeNoFsync } from './start-command.js';
 import { hasBareTrustProxy, TRUST_PROXY_NEEDS_PROXIES } from './trust-proxy.js';
 import {
   type CliOptions,
@@ -109,7 +109,10 @@ async function openDatabase(
           'or name its data directory with --data-dir or FOLLOWUP_DATA_DIR.',
       });
     }
-    database = await openPGliteDatabase({ dataDir: dataDir.path });
+    database = await openPGliteDatabase({
+      dataDir: dataDir.path,
+      unsafeNoFsync: unsafeNoFsync(values, io.env),
+    });
   }
   try {
     await migrate(database);
@@ -167,6 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     // Every command may open the database: a bad pool size is a usage error before any opens.
     databaseConnections(values, io.env);
+    unsafeNoFsync(values, io.env);
     if (command === 'start' && rest.length === 0) {
       refuseOptionsNotTaken('start', START_OPTIONS, given);
       return await startCommand(values, io, {

@@ -42,6 +42,25 @@ function isTrue(text: string | undefined): boolean {
   return text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 }
 
+/**
+ * @internal `--unsafe-no-fsync` / `UNSAFE_NO_FSYNC`: whether the embedded database may
+ * acknowledge writes before they are on disk. Refused beside PostgreSQL, whose durability is its
+ * own server's (`fsync`, `synchronous_commit`), so that no one believes it took effect there.
+ */
+export function unsafeNoFsync(
+  values: CliOptions,
+  env: Record<string, string | undefined>,
+): boolean {
+  const unsafe = values['unsafe-no-fsync'] === true || isTrue(env.UNSAFE_NO_FSYNC);
+  if (unsafe && (values['database-url'] ?? env.DATABASE_URL)) {
+    throw new UsageError(
+      '--unsafe-no-fsync (UNSAFE_NO_FSYNC) applies to the embedded database only; on PostgreSQL, ' +
+        "durability is its server's settings (fsync, synchronous_commit).",
+    );
+  }
+  return unsafe;
+}
+
 /** Whether a listen address is reachable from this machine only. */
 function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
@@ -220,6 +239,12 @@ export async function startCommand(
     });
     const address = await app.listen({ port, host });
     const readySeconds = secondsSinceStart();
+    if (database.driver === 'pglite' && unsafeNoFsync(values, io.env)) {
+      app.log.warn(
+        'writes are acknowledged before they reach the disk (--unsafe-no-fsync): a power cut or ' +
+          'a kernel crash can lose acknowledged writes and corrupt the data directory',
+      );
+    }
     worker.start();
     // Records outsiders can make us keep are deleted by age: hourly, and once now.
     schedule = startRetentionSchedule({

@@ -114,6 +114,9 @@ Options of every command:
                         $XDG_DATA_HOME/followup, or ~/.local/share/followup); without either,
                         an operator command that finds no database there stops, creating nothing
   --database-url URL    PostgreSQL instead of PGlite (DATABASE_URL)
+  --unsafe-no-fsync     PGlite only: acknowledge writes before they are on disk
+                        (UNSAFE_NO_FSYNC=true); faster, but a power cut or a kernel crash can
+                        lose acknowledged writes and corrupt the data directory
   --database-connections N
                         PostgreSQL connections that run queries (DATABASE_CONNECTIONS,
                         default twice the CPU cores, 4 to 10; at most 1000); each instance
@@ -134,6 +137,7 @@ export const optionSpec = {
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   'database-connections': { type: 'string' },
+  'unsafe-no-fsync': { type: 'boolean', default: false },
   name: { type: 'string' },
   role: { type: 'string' },
   account: { type: 'string' },
@@ -188,6 +192,7 @@ export type OptionName = keyof typeof optionSpec;
 export const GLOBAL_OPTIONS: readonly OptionName[] = [
   'data-dir',
   'database-url',
+  'unsafe-no-fsync',
   'database-connections',
   'json',
   'help',
