@@ -14,17 +14,23 @@ const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
  * Storage for a server that a test kills and starts again, and the two things such a test does
  * with it: run an operator command beside it (`--json`, asserting exit 0, parsed output) and
  * start `followup-server start --port 0 --json` with short delivery timeouts and retries plus
- * `startArguments`, resolving once it listens. Every child still running after the suite is
- * killed. Call it inside a `describe`.
+ * `startArguments`, resolving once it listens, with what it announced (its URL, and with
+ * `--demo` its token). `under` runs the server under another command, which is given node and
+ * its arguments (`strace … -o FILE`). Every child still running after the suite is killed. Call
+ * it inside a `describe`.
  */
 export function useKillableServer(
   prefix: string,
   options: { startArguments?: readonly string[]; env?: Record<string, string> } = {},
 ): {
+  /** The scratch data directory (PGlite). */
+  dataDir(): string;
   operator(...argv: string[]): Promise<ReturnType<typeof JSON.parse>>;
-  startServer(): Promise<{ child: ChildProcess; url: string }>;
+  startServer(options?: {
+    under?: readonly string[];
+  }): Promise<{ child: ChildProcess; url: string; token?: string }>;
 } {
-  const { storageArguments } = useCliStorage(prefix);
+  const { dataDir, storageArguments } = useCliStorage(prefix);
   const children: ChildProcess[] = [];
 
   afterAll(() => {
@@ -42,35 +48,39 @@ export function useKillableServer(
     return JSON.parse(out.join(''));
   }
 
-  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-    const child = spawn(
+  async function startServer({ under = [] }: { under?: readonly string[] } = {}): Promise<{
+    child: ChildProcess;
+    url: string;
+    token?: string;
+  }> {
+    const [command, ...args] = [
+      ...under,
       process.execPath,
-      [
-        cli,
-        'start',
-        '--port',
-        '0',
-        '--json',
-        '--allow-private-endpoints',
-        '--delivery-timeout',
-        '1',
-        '--delivery-retry-delays',
-        '0.05,0.05,0.05',
-        ...(options.startArguments ?? []),
-        ...storageArguments(),
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-        env: { ...process.env, DATABASE_URL: '', ...options.env },
-      },
-    );
+      cli,
+      'start',
+      '--port',
+      '0',
+      '--json',
+      '--allow-private-endpoints',
+      '--delivery-timeout',
+      '1',
+      '--delivery-retry-delays',
+      '0.05,0.05,0.05',
+      ...(options.startArguments ?? []),
+      ...storageArguments(),
+    ] as [string, ...string[]];
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, DATABASE_URL: '', ...options.env },
+    });
     children.push(child);
     const [line] = (await once(
       createInterface({ input: child.stdout as NodeJS.ReadableStream }),
       'line',
     )) as [string];
-    return { child, url: (JSON.parse(line) as { url: string }).url };
+    const { url, token } = JSON.parse(line) as { url: string; token?: string };
+    return { child, url, ...(token === undefined ? {} : { token }) };
   }
 
-  return { operator, startServer };
+  return { dataDir, operator, startServer };
 }
