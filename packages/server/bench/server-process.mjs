@@ -15,7 +15,11 @@ import {
 const [target] = process.argv.slice(2);
 const database = target.startsWith('postgres')
   ? await openPostgresDatabase({ connectionString: target })
-  : await openPGliteDatabase({ dataDir: target });
+  : await openPGliteDatabase({
+      dataDir: target,
+      // BENCH_UNSAFE_NO_FSYNC=1: what --unsafe-no-fsync trades (see server.bench.mjs).
+      unsafeNoFsync: process.env.BENCH_UNSAFE_NO_FSYNC === '1',
+    });
 const worker = createDeliveryWorker({ database });
 const app = buildServer({
   database,

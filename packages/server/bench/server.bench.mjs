@@ -19,7 +19,10 @@
 // The machine may be shared: only ratios within one run mean something. Writes bench/results.md
 // and bench/results.json (BENCH_RESULTS=name: bench/name.md and .json instead; BENCH_DRIVERS=
 // postgres or pglite: that driver only, for instance PostgreSQL through its Unix socket, with
-// FOLLOWUP_TEST_DATABASE_URL=postgres://user@localhost/db?host=/path/of/the/socket). BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
+// FOLLOWUP_TEST_DATABASE_URL=postgres://user@localhost/db?host=/path/of/the/socket). BENCH_SCENARIOS=
+// create (or list,first,offset,cursor, comma-separated): those measures only, and the database
+// alone for them; BENCH_UNSAFE_NO_FSYNC=1: the PGlite server with --unsafe-no-fsync's
+// unsafeNoFsync (writes acknowledged before they are on disk). BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_PROFILE=1
 // (the server process writes a CPU profile into bench/profiles/), BENCH_RENDER=1 (measures
 // nothing: results.md again from results.json).
 import { spawn } from 'node:child_process';
@@ -47,6 +50,8 @@ const CLOCK_TICKS = 100;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const RESULTS = process.env.BENCH_RESULTS ?? 'results';
 const DRIVERS = process.env.BENCH_DRIVERS?.split(',');
+const SCENARIOS = process.env.BENCH_SCENARIOS?.split(',');
+const wantedScenario = (key) => SCENARIOS === undefined || SCENARIOS.includes(key);
 const cli = here('../dist/cli.js');
 
 function child(args, options = {}) {
@@ -316,7 +321,7 @@ async function benchDriver(driver) {
     headers: { ...read(token), 'content-type': 'application/json' },
     body: createBody,
   }));
-  const scenarios = [
+  const allScenarios = [
     {
       key: 'list',
       name: 'GET /api/contacts?limit=50&offset=100',
@@ -345,6 +350,7 @@ async function benchDriver(driver) {
       requests: reads(cursorPath),
     },
   ];
+  const scenarios = allScenarios.filter((scenario) => wantedScenario(scenario.key));
   const samples = Object.fromEntries(
     scenarios.map((s) => [s.key, { server: [], bare: [], fastify: [] }]),
   );
@@ -368,7 +374,11 @@ async function benchDriver(driver) {
   await stop(bare.process);
   await stop(fastify.process);
   rmSync(answersFile, { force: true });
-  const alone = { list: [], create: [], 'create-in-transaction': [] };
+  const alone = Object.fromEntries(
+    ['list', 'create', 'create-in-transaction']
+      .filter((key) => wantedScenario(key === 'create-in-transaction' ? 'create' : key))
+      .map((key) => [key, []]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (const key of Object.keys(alone)) {
       alone[key].push(await databaseAlone(driver.target, key, postmasterPid));
@@ -401,20 +411,22 @@ async function benchDriver(driver) {
       },
     ]),
   );
-  for (const key of ['list', 'create']) {
+  for (const key of ['list', 'create'].filter((key) => rows[key])) {
     rows[key].ratio = rows[key].server.requestsPerSecond / rows[key].bare.requestsPerSecond;
     rows[key].fastifyRatio = rows[key].fastify.requestsPerSecond / rows[key].bare.requestsPerSecond;
   }
-  const firstRps = rows.first.server.requestsPerSecond;
-  rows.offset.costVsFirst = firstRps / rows.offset.server.requestsPerSecond;
-  rows.cursor.costVsFirst = firstRps / rows.cursor.server.requestsPerSecond;
-  // The same in CPU time per request of the server process, which the machine's other work
-  // does not inflate (on PostgreSQL, the database's own processes are not counted).
-  const firstCpu = rows.first.server.cpuMicrosPerRequest;
-  for (const key of ['offset', 'cursor']) {
-    const cpuPerRequest = rows[key].server.cpuMicrosPerRequest;
-    rows[key].cpuCostVsFirst =
-      firstCpu == null || cpuPerRequest == null ? null : cpuPerRequest / firstCpu;
+  if (rows.first && rows.offset && rows.cursor) {
+    const firstRps = rows.first.server.requestsPerSecond;
+    rows.offset.costVsFirst = firstRps / rows.offset.server.requestsPerSecond;
+    rows.cursor.costVsFirst = firstRps / rows.cursor.server.requestsPerSecond;
+    // The same in CPU time per request of the server process, which the machine's other work
+    // does not inflate (on PostgreSQL, the database's own processes are not counted).
+    const firstCpu = rows.first.server.cpuMicrosPerRequest;
+    for (const key of ['offset', 'cursor']) {
+      const cpuPerRequest = rows[key].server.cpuMicrosPerRequest;
+      rows[key].cpuCostVsFirst =
+        firstCpu == null || cpuPerRequest == null ? null : cpuPerRequest / firstCpu;
+    }
   }
   const aloneRows = {};
   for (const key of Object.keys(alone)) {
@@ -427,8 +439,8 @@ async function benchDriver(driver) {
       rounds: alone[key],
     };
   }
-  rows.list.alone = aloneRows.list;
-  rows.create.alone = aloneRows.create;
+  if (rows.list) rows.list.alone = aloneRows.list;
+  if (rows.create) rows.create.alone = aloneRows.create;
   return {
     driver: driver.name,
     startToReady: start,
@@ -512,16 +524,18 @@ const table = [
 ];
 for (const result of results) {
   const { rows } = result;
-  for (const key of ['list', 'create']) {
+  for (const key of ['list', 'create'].filter((key) => rows[key])) {
     const row = rows[key];
     table.push(
       `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | ${rps(row.bare.requestsPerSecond)} | ${cpu(row.bare)} | ${rps(row.fastify.requestsPerSecond)} | ${cpu(row.fastify)} | ${row.ratio.toFixed(3)}x of bare (Fastify alone: ${row.fastifyRatio.toFixed(2)}x) |`,
     );
   }
-  table.push(
-    `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | ${cpu(rows.first.server)} | | | | | 1.00x (reference) |`,
-  );
-  for (const key of ['offset', 'cursor']) {
+  if (rows.first) {
+    table.push(
+      `| ${result.driver} | ${rows.first.name} | ${rps(rows.first.server.requestsPerSecond)} | ${rows.first.server.p99Ms} ms | ${cpu(rows.first.server)} | | | | | 1.00x (reference) |`,
+    );
+  }
+  for (const key of ['offset', 'cursor'].filter((key) => rows[key]?.costVsFirst !== undefined)) {
     const row = rows[key];
     table.push(
       `| ${result.driver} | ${row.name} | ${rps(row.server.requestsPerSecond)} | ${row.server.p99Ms} ms | ${cpu(row.server)} | | | | | ${row.costVsFirst.toFixed(2)}x the first page's cost${row.cpuCostVsFirst == null ? '' : ` (CPU/req: ${row.cpuCostVsFirst.toFixed(2)}x)`} |`,
@@ -541,7 +555,7 @@ table.push(
 );
 const micros = (value) => (value == null ? '' : `${Math.round(value)}`);
 for (const result of results) {
-  for (const key of ['list', 'create']) {
+  for (const key of ['list', 'create'].filter((key) => result.rows[key])) {
     const row = result.rows[key];
     const server = wholeCost(row.server);
     const bare = wholeCost(row.bare);
@@ -559,7 +573,7 @@ table.push(
   '|---|---|---|---|---|---|---|---|---|---|',
 );
 for (const result of results) {
-  for (const key of ['list', 'create']) {
+  for (const key of ['list', 'create'].filter((key) => result.rows[key])) {
     const row = result.rows[key];
     const { alone } = row;
     if (alone.cpuMicrosPerOperation == null || row.fastify.loadCpuMicrosPerRequest == null) {
@@ -584,7 +598,7 @@ table.push(
   '| Driver | Create, the database alone | Operations/s | Process CPU/op | Database CPU/op |',
   '|---|---|---|---|---|',
 );
-for (const result of results) {
+for (const result of results.filter((result) => result.rows.create)) {
   for (const [label, alone] of [
     ['as the server sends it (one statement)', result.rows.create.alone],
     ['as it sent it before (a transaction of four)', result.createInTransactionAlone],
