@@ -391,7 +391,10 @@ class PGliteDatabase implements Database {
  * Its SQL and parameters are exactly those of {@link openPostgresDatabase}, and its rows carry
  * the same JavaScript values (see {@link Queryable}). A data directory is locked with a lock file
  * for as long as the database is open; opening it from a second process fails with
- * `data_directory_locked`. Run migrations with {@link migrate} before use.
+ * `data_directory_locked`. On a data directory a query or transaction resolves (or rejects)
+ * only once the write-ahead log holding what it committed, and what it read, is synced to disk,
+ * one `fsync` serving every query that waits at the time (see
+ * {@link PGliteDatabaseOptions.unsafeNoFsync}). Run migrations with {@link migrate} before use.
  *
  * @example
  * ```ts
