@@ -24,7 +24,6 @@ describe('buildServer', () => {
       });
       app.get('/test/slow-down', async () => {
         throw new ProblemError({
-          status: 429,
           code: 'rate_limited',
           detail: 'Short and stout.',
           headers: { 'Retry-After': '7' },

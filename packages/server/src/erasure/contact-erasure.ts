@@ -114,7 +114,6 @@ export async function eraseContact(
     const contactEvents = await lockContactEvents(transaction, contactId);
     if (!contact && contactEvents.length === 0) {
       throw new ProblemError({
-        status: 404,
         code: 'not_found',
         detail: `No contact, and no stored event, has the id ${JSON.stringify(contactId)}.`,
       });

@@ -89,7 +89,6 @@ const challenges: Record<AuthenticationFailureCode, string> = {
 
 function unauthorized(code: AuthenticationFailureCode): ProblemError {
   return new ProblemError({
-    status: 401,
     code,
     detail: details[code],
     headers: { 'WWW-Authenticate': challenges[code] },
@@ -190,7 +189,6 @@ export function installAuthentication(
       }
       if (capability !== undefined && !hasCapability(principal.role, capability)) {
         throw new ProblemError({
-          status: 403,
           code: 'forbidden',
           detail: `The role ${principal.role} does not have the capability ${capability}.`,
         });

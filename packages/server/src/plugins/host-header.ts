@@ -59,7 +59,6 @@ export function installHostHeaderCheck(app: FastifyInstance, options: HostHeader
         request,
         reply,
         new ProblemError({
-          status: 400,
           code: 'bad_request',
           detail: 'An HTTP/1.1 request must have a Host header.',
           headers: { Connection: 'close' },
@@ -74,7 +73,6 @@ export function installHostHeaderCheck(app: FastifyInstance, options: HostHeader
         request,
         reply,
         new ProblemError({
-          status: 421,
           code: 'misdirected_request',
           detail: `This server answers requests for ${publicHost} only (its public URL).`,
         }),

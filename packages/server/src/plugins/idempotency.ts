@@ -126,7 +126,6 @@ export function installIdempotency(
   ): Promise<void> {
     if (typeof header !== 'string' || !keyPattern.test(header)) {
       throw new ProblemError({
-        status: 400,
         code: 'validation_failed',
         detail: 'The request is not valid: see errors.',
         errors: [
@@ -195,14 +194,12 @@ export function installIdempotency(
       }
       if (!row.request_sha256.equals(digest)) {
         throw new ProblemError({
-          status: 409,
           code: 'idempotency_conflict',
           detail: 'This Idempotency-Key was used with another request. Use a new key.',
         });
       }
       if (row.status === null) {
         throw new ProblemError({
-          status: 409,
           code: 'idempotency_in_progress',
           detail: 'A request with this Idempotency-Key is still running. Retry shortly.',
           headers: { 'Retry-After': '1' },
@@ -217,7 +214,6 @@ export function installIdempotency(
       return;
     }
     throw new ProblemError({
-      status: 409,
       code: 'idempotency_in_progress',
       detail: 'A request with this Idempotency-Key is still running. Retry shortly.',
       headers: { 'Retry-After': '1' },
@@ -294,7 +290,6 @@ function fingerprintText(request: FastifyRequest, path: string): string {
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new ProblemError({
-      status: 400,
       code: 'invalid_json',
       detail: 'The request body is nested too deeply.',
     });

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type ProblemCode, type ProblemResponse, problemType } from '@followup/sdk';
+import { PROBLEM_CODES, type ProblemCode, type ProblemResponse, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FollowUpServerError } from '../errors.js';
@@ -9,9 +9,10 @@ export type ProblemFieldError = NonNullable<ProblemResponse['errors']>[number];
 
 /** Options of {@link ProblemError}. */
 export interface ProblemErrorOptions {
-  /** HTTP status. */
-  status: number;
-  /** Machine-readable code, such as `token_expired`: one of the SDK's `PROBLEM_CODES`. */
+  /**
+   * Machine-readable code, such as `token_expired`: one of the SDK's `PROBLEM_CODES`, whose
+   * entry gives the HTTP status.
+   */
   code: ProblemCode;
   /** For people: what went wrong with this request. Never a token, a secret or a body. */
   detail: string;
@@ -23,17 +24,18 @@ export interface ProblemErrorOptions {
 
 /**
  * An error that becomes an RFC 9457 `application/problem+json` response: throw it from a route
- * or a hook and the error handler answers with its status, code and detail.
+ * or a hook and the error handler answers with its code, detail and the status that the SDK's
+ * `PROBLEM_CODES` gives the code (never another, so that a client can rely on the catalogue).
  *
  * @example
  * ```ts
- * throw new ProblemError({ status: 404, code: 'not_found', detail: 'No contact has this id.' });
+ * throw new ProblemError({ code: 'not_found', detail: 'No contact has this id.' });
  * ```
  */
 export class ProblemError extends FollowUpServerError {
   /** Machine-readable code: one of the SDK's `PROBLEM_CODES`. */
   declare readonly code: ProblemCode;
-  /** HTTP status. */
+  /** HTTP status: the one `PROBLEM_CODES` gives {@link ProblemError.code}. */
   readonly status: number;
   /** The invalid fields, for `validation_failed`. */
   readonly errors: ProblemFieldError[] | undefined;
@@ -43,7 +45,7 @@ export class ProblemError extends FollowUpServerError {
   constructor(options: ProblemErrorOptions) {
     super({ message: options.detail, code: options.code });
     this.name = 'ProblemError';
-    this.status = options.status;
+    this.status = PROBLEM_CODES[options.code].status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
   }
@@ -80,29 +82,24 @@ function fieldErrors(error: FastifyError): ProblemFieldError[] {
   });
 }
 
-const fastifyCodes: Record<string, { status: number; code: ProblemCode; detail: string }> = {
+const fastifyCodes: Record<string, ProblemErrorOptions> = {
   FST_ERR_CTP_BODY_TOO_LARGE: {
-    status: 413,
     code: 'payload_too_large',
     detail: 'The request body is larger than the server accepts (1 MiB).',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
     code: 'unsupported_media_type',
     detail: 'The request body must be application/json.',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: {
-    status: 400,
     code: 'invalid_json',
     detail: 'The request body is not valid JSON.',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
     code: 'invalid_json',
     detail: 'The request body is empty but its content type is application/json.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
     code: 'invalid_content_length',
     detail: 'The Content-Length header does not match the body.',
   },
@@ -117,7 +114,6 @@ export function toProblem(error: unknown): ProblemError {
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(fastifyError?.validation)) {
     return new ProblemError({
-      status: 400,
       code: 'validation_failed',
       detail: 'The request is not valid: see errors.',
       errors: fieldErrors(fastifyError),
@@ -131,7 +127,6 @@ export function toProblem(error: unknown): ProblemError {
   // should a value reach the database another way, its refusal is still the request's fault.
   if (typeof fastifyError?.code === 'string' && unstorableTextCodes.has(fastifyError.code)) {
     return new ProblemError({
-      status: 400,
       code: 'validation_failed',
       detail:
         'The request contains text that cannot be stored (a NUL character or an unpaired surrogate).',
@@ -140,7 +135,6 @@ export function toProblem(error: unknown): ProblemError {
   // Too many queries wait for the database already: refused at once rather than queued.
   if (fastifyError?.code === 'database_busy') {
     return new ProblemError({
-      status: 503,
       code: 'unavailable',
       detail: 'The server is saturated: too many requests wait for the database. Retry shortly.',
       headers: { 'Retry-After': '1' },
@@ -149,7 +143,6 @@ export function toProblem(error: unknown): ProblemError {
   // PostgreSQL cancelled a statement that ran past statement_timeout: busy, not broken.
   if (fastifyError?.code === '57014') {
     return new ProblemError({
-      status: 503,
       code: 'query_timeout',
       detail: 'The query took too long and was cancelled. Retry later, or ask for less.',
       headers: { 'Retry-After': '1' },
@@ -157,16 +150,15 @@ export function toProblem(error: unknown): ProblemError {
   }
   const known = fastifyError?.code ? fastifyCodes[fastifyError.code] : undefined;
   if (known) return new ProblemError(known);
+  // Any other client error (Fastify's are all 400 today) is the catalogue's 400 bad_request.
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ProblemError({
-      status,
       code: 'bad_request',
       detail: 'The request could not be processed.',
     });
   }
   return new ProblemError({
-    status: 500,
     code: 'internal_error',
     detail: 'The server failed to process the request. Quote the requestId when reporting it.',
   });
@@ -213,7 +205,6 @@ export function installProblemHandling(app: FastifyInstance): void {
       request,
       reply,
       new ProblemError({
-        status: 404,
         code: 'not_found',
         detail: 'No route matches this method and path.',
       }),

@@ -138,7 +138,6 @@ export function rateLimited(
   headers: Record<string, string>,
 ): ProblemError {
   return new ProblemError({
-    status: 429,
     code: 'rate_limited',
     detail: `${detail} Retry in ${decision.retryAfterSeconds} s.`,
     headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) },

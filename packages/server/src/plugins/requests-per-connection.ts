@@ -34,7 +34,6 @@ export function installRequestsPerConnection(app: FastifyInstance, maxRequests: 
       request,
       reply,
       new ProblemError({
-        status: 503,
         code: 'unavailable',
         detail: `This connection already carried ${maxRequests} requests: send it on a new one.`,
         headers: { 'Retry-After': '0', Connection: 'close' },

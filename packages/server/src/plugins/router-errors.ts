@@ -1,8 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ProblemCode, problemType } from '@followup/sdk';
+import { PROBLEM_CODES, type ProblemCode, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ProblemDetails, ProblemError, sendProblem } from './problem.js';
+import {
+  type ProblemDetails,
+  ProblemError,
+  type ProblemErrorOptions,
+  sendProblem,
+} from './problem.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
@@ -12,14 +17,12 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  */
 export const MAX_PARAM_LENGTH = 512;
 
-const routerProblems: Record<string, { status: number; code: ProblemCode; detail: string }> = {
+const routerProblems: Record<string, ProblemErrorOptions> = {
   FST_ERR_BAD_URL: {
-    status: 400,
     code: 'malformed_url',
     detail: 'The URL is not valid: it has a malformed percent-encoding.',
   },
   FST_ERR_MAX_PARAM_LENGTH: {
-    status: 414,
     code: 'uri_too_long',
     detail: `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`,
   },
@@ -37,7 +40,7 @@ export function routerErrorHandler(
 ): void {
   const known = routerProblems[error.code];
   const problem = new ProblemError(
-    known ?? { status: 400, code: 'bad_request', detail: 'The request could not be processed.' },
+    known ?? { code: 'bad_request', detail: 'The request could not be processed.' },
   );
   request.log.info({ code: problem.code, status: problem.status }, 'request refused by the router');
   // No hook runs for these: set the request id here.
@@ -45,14 +48,12 @@ export function routerErrorHandler(
   void sendProblem(request, reply, problem);
 }
 
-const clientProblems: Record<string, { status: number; code: ProblemCode; detail: string }> = {
+const clientProblems: Record<string, { code: ProblemCode; detail: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
     code: 'request_timeout',
     detail: 'The request took too long to arrive.',
   },
   HPE_HEADER_OVERFLOW: {
-    status: 431,
     code: 'headers_too_large',
     detail: 'The request headers are larger than the server accepts.',
   },
@@ -70,11 +71,11 @@ export function createClientErrorHandler(
   return function clientErrorHandler(error, socket) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const known = error.code === undefined ? undefined : clientProblems[error.code];
-    const { status, code, detail } = known ?? {
-      status: 400,
+    const { code, detail } = known ?? {
       code: 'bad_request',
       detail: 'The request is not valid HTTP.',
     };
+    const status = PROBLEM_CODES[code].status;
     const requestId = newRequestId();
     this.log.info({ requestId, code, status }, 'client error');
     const title = STATUS_CODES[status] ?? 'Error';

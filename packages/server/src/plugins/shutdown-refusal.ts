@@ -28,7 +28,6 @@ export function installShutdownRefusal(app: FastifyInstance): void {
       request,
       reply,
       new ProblemError({
-        status: 503,
         code: 'unavailable',
         detail: 'The server is shutting down: retry in a few seconds, or on another instance.',
         headers: {

@@ -48,7 +48,6 @@ export function auditRoutes(options: {
         } catch (error) {
           if (FollowUpServerError.isInstance(error) && error.code === 'invalid_cursor') {
             throw new ProblemError({
-              status: 400,
               code: 'validation_failed',
               detail: 'The request is not valid: see errors.',
               errors: [{ path: 'cursor', message: error.message }],

@@ -24,7 +24,6 @@ export function constraintProblem(
   const reference = code === '23503' ? definition.references?.[constraint] : undefined;
   if (reference) {
     return new ProblemError({
-      status: 400,
       code: 'validation_failed',
       detail: 'The request is not valid: see errors.',
       errors: [{ path: reference.field, message: reference.message }],
@@ -33,7 +32,6 @@ export function constraintProblem(
   const unique = code === '23505' ? definition.unique?.[constraint] : undefined;
   if (unique) {
     return new ProblemError({
-      status: 409,
       code: 'conflict',
       detail: unique.message,
       errors: [{ path: unique.field, message: unique.message }],

@@ -42,7 +42,6 @@ function precedes(a: ChangePosition, b: ChangePosition): boolean {
 
 function invalidCursor(message: string): ProblemError {
   return new ProblemError({
-    status: 400,
     code: 'validation_failed',
     detail: 'The request is not valid: see errors.',
     errors: [{ path: 'cursor', message }],
@@ -55,7 +54,6 @@ function invalidCursor(message: string): ProblemError {
  */
 export function resyncRequired(): ProblemError {
   return new ProblemError({
-    status: 410,
     code: 'resync_required',
     detail:
       'Deletions after this position are past the retention of the change feed and were pruned: ' +

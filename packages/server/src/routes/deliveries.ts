@@ -42,7 +42,6 @@ export function deliveryRoutes(options: {
         const { id } = request.params;
         if ((await deliveries.get(id)) === undefined) {
           throw new ProblemError({
-            status: 404,
             code: 'not_found',
             detail: `No delivery has the id ${JSON.stringify(id)}.`,
           });

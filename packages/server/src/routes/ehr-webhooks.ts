@@ -296,7 +296,6 @@ export function ehrWebhookRoutes(options: {
         if (!profile) {
           await recordReceipt(request, { vendor, verdict: 'unknown_vendor', rawBody });
           throw new ProblemError({
-            status: 404,
             code: 'unknown_vendor',
             detail: 'No EHR vendor has this key.',
           });
@@ -305,7 +304,6 @@ export function ehrWebhookRoutes(options: {
         if (profile.scheme === 'none' || secret === undefined || secret.length === 0) {
           await recordReceipt(request, { vendor, verdict: 'vendor_not_supported', rawBody });
           throw new ProblemError({
-            status: 501,
             code: 'vendor_not_supported',
             detail:
               profile.scheme === 'none'
@@ -323,7 +321,6 @@ export function ehrWebhookRoutes(options: {
           if (!(error instanceof WebhookVerificationError)) throw error;
           await recordReceipt(request, { vendor, verdict: 'invalid_signature', rawBody });
           throw new ProblemError({
-            status: 401,
             code: 'signature_invalid',
             detail: `The ${profile.name} signature does not verify (${error.code}).`,
           });

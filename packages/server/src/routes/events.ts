@@ -74,14 +74,12 @@ export function eventRoutes(options: {
         const hidden = asked?.find((entry) => !visible.includes(entry));
         if (hidden !== undefined) {
           throw new ProblemError({
-            status: 403,
             code: 'forbidden',
             detail: `The role ${principal.role} may not read ${hidden} events.`,
           });
         }
         if (cursor !== undefined && after !== undefined) {
           throw new ProblemError({
-            status: 400,
             code: 'validation_failed',
             detail: 'The request is not valid: see errors.',
             errors: [{ path: 'after', message: 'give cursor or after, not both' }],
@@ -98,7 +96,6 @@ export function eventRoutes(options: {
           if (FollowUpServerError.isInstance(error)) {
             const path = error.code === 'invalid_after' ? 'after' : 'cursor';
             throw new ProblemError({
-              status: 400,
               code: 'validation_failed',
               detail: 'The request is not valid: see errors.',
               errors: [{ path, message: error.message }],

@@ -20,7 +20,6 @@ export function healthRoutes(options: { database: Database }): FastifyPluginAsyn
           await options.database.query('SELECT 1');
         } catch {
           throw new ProblemError({
-            status: 503,
             code: 'unavailable',
             detail: 'The database does not answer.',
           });

@@ -50,7 +50,6 @@ export function inboxRoutes(options: {
               if (secret === undefined) return;
               if (!secretsEqual(request.headers[INBOX_SECRET_HEADER], secret)) {
                 throw new ProblemError({
-                  status: 401,
                   code: 'webhook_secret_invalid',
                   detail: 'The X-Service-Webhook-Secret header is missing or wrong.',
                 });

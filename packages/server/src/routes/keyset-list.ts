@@ -139,7 +139,6 @@ export interface KeysetListQuery {
 
 function invalid(path: string, message: string): ProblemError {
   return new ProblemError({
-    status: 400,
     code: 'validation_failed',
     detail: 'The request is not valid: see errors.',
     errors: [{ path, message }],

@@ -59,7 +59,6 @@ export interface ResourceStore {
 /** @internal The 404 `not_found` of a resource family's unknown id. */
 export function recordNotFound(table: Pick<ResourceTable, 'name'>, id: string): ProblemError {
   return new ProblemError({
-    status: 404,
     code: 'not_found',
     detail: `No ${table.name} has the id ${JSON.stringify(id)}.`,
   });

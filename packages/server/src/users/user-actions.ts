@@ -46,7 +46,6 @@ const emailSchema = z.email().max(320);
 
 function invalid(path: string, message: string): ProblemError {
   return new ProblemError({
-    status: 400,
     code: 'validation_failed',
     detail: 'The request is not valid: see errors.',
     errors: [{ path, message }],
@@ -54,7 +53,7 @@ function invalid(path: string, message: string): ProblemError {
 }
 
 function notFound(): ProblemError {
-  return new ProblemError({ status: 404, code: 'not_found', detail: 'No user has this id.' });
+  return new ProblemError({ code: 'not_found', detail: 'No user has this id.' });
 }
 
 /** @internal Checks a role named by a person (any case). */
@@ -116,7 +115,6 @@ export async function inviteUser(
     if (found) {
       if (found.password_hash !== null) {
         throw new ProblemError({
-          status: 409,
           code: 'conflict',
           detail: 'A user with this e-mail address has already signed in.',
         });
@@ -144,7 +142,6 @@ export async function inviteUser(
       );
       if (inserted.rows.length === 0) {
         throw new ProblemError({
-          status: 409,
           code: 'conflict',
           detail: 'Another user has this e-mail address.',
         });

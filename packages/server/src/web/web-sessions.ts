@@ -97,7 +97,7 @@ export function csrfToken(session: ActiveSession): string {
 }
 
 function csrfInvalid(detail: string): ProblemError {
-  return new ProblemError({ status: 403, code: 'csrf_invalid', detail });
+  return new ProblemError({ code: 'csrf_invalid', detail });
 }
 
 /** @internal The origins a same-origin request of this server may name in `Origin`. */

@@ -205,7 +205,7 @@ function expiryOf(body: unknown): number | undefined {
 }
 
 function invalidInput(message: string) {
-  return new ProblemError({ status: 400, code: 'validation_failed', detail: message });
+  return new ProblemError({ code: 'validation_failed', detail: message });
 }
 
 /**
