@@ -79,11 +79,10 @@ export {
   type RetentionScheduleOptions,
   startRetentionSchedule,
 } from './retention/retention.js';
+export { ehrSecretsFromEnvironment, ehrSecretVariable } from './routes/ehr-webhook-secrets.js';
 export {
   type EhrWebhookEvent,
   type EhrWebhookHandler,
-  ehrSecretsFromEnvironment,
-  ehrSecretVariable,
   MAX_REJECTED_BODY_BYTES,
   type ReceiptVerdict,
 } from './routes/ehr-webhooks.js';

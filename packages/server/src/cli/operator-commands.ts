@@ -13,6 +13,7 @@ import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator } from '../ids.js';
 import { pruneExpired } from '../retention/retention.js';
 import type { Database } from '../storage/database.js';
+import { listReceiptsInOrder } from '../stores/receipt-store.js';
 import {
   createAccountStore,
   MAX_ROLL_GRACE_SECONDS,
@@ -361,30 +362,11 @@ export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
 
   async 'receipts list'(values, database) {
     const page = pageOf(values);
-    const { rows } = await database.query<{
-      id: string;
-      vendor: string;
-      verdict: string;
-      received_at: string;
-      handled_at: string | null;
-      handler_error: string | null;
-      body_bytes: number;
-    }>(
-      `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
-              COALESCE(body_size, octet_length(raw_body)) AS body_bytes
-         FROM ehr_receipts WHERE $1::text IS NULL OR vendor = $1
-        ORDER BY received_at, id LIMIT $2 OFFSET $3`,
-      [values.vendor ?? null, page.limit, page.offset],
-    );
-    const receipts = rows.map((row) => ({
-      id: row.id,
-      vendor: row.vendor,
-      verdict: row.verdict,
-      receivedAt: row.received_at,
-      handledAt: row.handled_at,
-      handlerError: row.handler_error,
-      bodyBytes: row.body_bytes,
-    }));
+    const receipts = await listReceiptsInOrder(database, {
+      vendor: values.vendor,
+      limit: page.limit,
+      offset: page.offset,
+    });
     return listOutput(
       receipts,
       (receipt) =>

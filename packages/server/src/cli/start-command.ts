@@ -8,7 +8,7 @@ import { demoUserSignInLink } from '../demo/demo-user.js';
 import { parseDuration } from '../duration.js';
 import { createIdGenerator } from '../ids.js';
 import { type RetentionSchedule, startRetentionSchedule } from '../retention/retention.js';
-import { ehrSecretsFromEnvironment } from '../routes/ehr-webhooks.js';
+import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import type { SessionPolicy } from '../users/sessions.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';

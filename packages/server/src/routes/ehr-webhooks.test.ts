@@ -1,12 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
-import {
-  type EhrWebhookEvent,
-  ehrSecretsFromEnvironment,
-  ehrSecretVariable,
-  MAX_REJECTED_BODY_BYTES,
-} from './ehr-webhooks.js';
+import { ehrSecretsFromEnvironment, ehrSecretVariable } from './ehr-webhook-secrets.js';
+import { type EhrWebhookEvent, MAX_REJECTED_BODY_BYTES } from './ehr-webhooks.js';
 
 const secrets = {
   athenahealth: 'athena-secret-1',

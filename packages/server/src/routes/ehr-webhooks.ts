@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import {
   type VendorProfile,
-  vendorProfiles,
   verifyVendorSignature,
   WebhookVerificationError,
 } from '@followup/webhooks';
@@ -17,6 +16,13 @@ import { ProblemError } from '../plugins/problem.js';
 import { handlerErrorMessage } from '../receipts/handler-error-message.js';
 import { redactHeaders } from '../secret-headers.js';
 import type { Database } from '../storage/database.js';
+import {
+  insertReceipt,
+  insertVerifiedReceipt,
+  markReceiptHandled,
+  recordReceiptHandlerError,
+} from '../stores/receipt-store.js';
+import { ehrSecretVariable } from './ehr-webhook-secrets.js';
 
 /** What an EHR vendor handler receives, once the signature verified and the 202 is sent. */
 export interface EhrWebhookEvent {
@@ -52,35 +58,6 @@ export type ReceiptVerdict =
  * and SHA-256 are recorded whatever the size). Unknown and unsupported vendors keep no body.
  */
 export const MAX_REJECTED_BODY_BYTES = 64 * 1024;
-
-/**
- * The environment variable holding a vendor's shared secret: `EHR_WEBHOOK_SECRET_<KEY>`, the key
- * upper-cased with `-` as `_` (`oracle-health` → `EHR_WEBHOOK_SECRET_ORACLE_HEALTH`).
- */
-export function ehrSecretVariable(vendor: string): string {
-  return `EHR_WEBHOOK_SECRET_${vendor.toUpperCase().replaceAll('-', '_')}`;
-}
-
-/**
- * Reads the shared secret of every known vendor from the environment
- * (`EHR_WEBHOOK_SECRET_<KEY>`), for `buildServer({ ehrWebhookSecrets })`.
- *
- * @example
- * ```ts
- * const app = buildServer({ database, ehrWebhookSecrets: ehrSecretsFromEnvironment(process.env) });
- * ```
- */
-export function ehrSecretsFromEnvironment(
-  env: Record<string, string | undefined>,
-  vendors: readonly string[] = Object.keys(vendorProfiles),
-): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  for (const vendor of vendors) {
-    const secret = env[ehrSecretVariable(vendor)];
-    if (secret) secrets[vendor] = secret;
-  }
-  return secrets;
-}
 
 interface PendingHandling {
   event: EhrWebhookEvent;
@@ -137,22 +114,17 @@ export function ehrWebhookRoutes(options: {
     const headers = anonymous ? {} : redactHeaders(request.headers, secretHeaders);
     // No event: only a delivery whose signature verified announces itself (recordVerified),
     // or anyone could make the server send webhooks to its subscribers.
-    await database.query(
-      `INSERT INTO ehr_receipts
-       (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at, replay_of)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        id,
-        vendor,
-        verdict,
-        kept,
-        rawBody.length,
-        createHash('sha256').update(rawBody).digest(),
-        JSON.stringify(headers),
-        new Date(clock.now()),
-        receipt.replayOf ?? null,
-      ],
-    );
+    await insertReceipt(database, {
+      id,
+      vendor,
+      verdict,
+      keptBody: kept,
+      bodySize: rawBody.length,
+      bodySha256: createHash('sha256').update(rawBody).digest(),
+      headersJson: JSON.stringify(headers),
+      receivedAt: new Date(clock.now()),
+      replayOf: receipt.replayOf,
+    });
     return id;
   }
 
@@ -176,32 +148,15 @@ export function ehrWebhookRoutes(options: {
     // concurrent insert of the same digest makes ours do nothing and find no row: a replay. A new
     // receipt's event is written in the same transaction.
     const first = await database.transaction(async (transaction) => {
-      const { rows } = await transaction.query<{ receipt_id: string }>(
-        `WITH inserted AS (
-         INSERT INTO ehr_delivery_digests (vendor, digest, receipt_id, received_at)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (vendor, digest) DO NOTHING
-         RETURNING receipt_id),
-       receipt AS (
-         INSERT INTO ehr_receipts
-           (id, vendor, verdict, raw_body, body_size, body_sha256, headers, received_at)
-         SELECT receipt_id, $1, 'valid', $5, $6, $7, $8, $4 FROM inserted
-         RETURNING id)
-       SELECT id AS receipt_id FROM receipt
-       UNION ALL
-       SELECT receipt_id FROM ehr_delivery_digests WHERE vendor = $1 AND digest = $2
-       LIMIT 1`,
-        [
-          vendor,
-          digest,
-          receiptId,
-          now,
-          rawBody,
-          rawBody.length,
-          createHash('sha256').update(rawBody).digest(),
-          JSON.stringify(redactHeaders(request.headers, secretHeaders)),
-        ],
-      );
-      const found = rows[0]?.receipt_id ?? null;
+      const found = await insertVerifiedReceipt(transaction, {
+        id: receiptId,
+        vendor,
+        digest,
+        body: rawBody,
+        bodySha256: createHash('sha256').update(rawBody).digest(),
+        headersJson: JSON.stringify(redactHeaders(request.headers, secretHeaders)),
+        receivedAt: now,
+      });
       if (found === receiptId) {
         await recordOutboxEvent(
           transaction,
@@ -241,21 +196,19 @@ export function ehrWebhookRoutes(options: {
       const { event, handler } = pending;
       try {
         await handler(event);
-        await database.query('UPDATE ehr_receipts SET handled_at = $2 WHERE id = $1', [
-          event.receiptId,
-          new Date(clock.now()),
-        ]);
+        await markReceiptHandled(database, {
+          id: event.receiptId,
+          handledAt: new Date(clock.now()),
+        });
       } catch (error) {
         request.log.error(
           { receiptId: event.receiptId, vendor: event.vendor, errorName: (error as Error)?.name },
           'EHR webhook handler failed',
         );
-        await database
-          .query('UPDATE ehr_receipts SET handler_error = $2 WHERE id = $1', [
-            event.receiptId,
-            handlerErrorMessage(error),
-          ])
-          .catch(() => {});
+        await recordReceiptHandlerError(database, {
+          id: event.receiptId,
+          message: handlerErrorMessage(error),
+        }).catch(() => {});
       }
     }
 

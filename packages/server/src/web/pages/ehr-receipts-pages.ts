@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { receiptVerdicts } from '../../receipts/receipt-verdicts.js';
 import {
   getReceipt,
   listReceipts,
   RECEIPT_BODY_PREVIEW_BYTES,
   type ReceiptSummary,
-  receiptVerdicts,
-} from '../../receipts/receipts.js';
+} from '../../stores/receipt-store.js';
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';

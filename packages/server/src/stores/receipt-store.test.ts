@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/support/database.js';
-import { getReceipt, listReceipts, RECEIPT_BODY_PREVIEW_BYTES } from './receipts.js';
+import { getReceipt, listReceipts, RECEIPT_BODY_PREVIEW_BYTES } from './receipt-store.js';
 
 describe('EHR receipts', () => {
   const database = useTestDatabase();
