@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database } from '../storage/database.js';
+import { pingDatabase } from '../stores/health-store.js';
 
 /** @internal `GET /healthz`: 200 once the server is ready and its database answers. */
 export function healthRoutes(options: { database: Database }): FastifyPluginAsync {
@@ -17,7 +18,7 @@ export function healthRoutes(options: { database: Database }): FastifyPluginAsyn
       },
       async () => {
         try {
-          await options.database.query('SELECT 1');
+          await pingDatabase(options.database);
         } catch {
           throw new ProblemError({
             code: 'unavailable',

@@ -11,15 +11,8 @@ import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { answering } from '../plugins/route-problem-codes.js';
 import type { Database } from '../storage/database.js';
+import { insertMessage, listMessages } from '../stores/message-store.js';
 import { offsetListQuery } from './list-query.js';
-
-interface MessageRow {
-  id: string;
-  sender: string;
-  subject: string;
-  text: string | null;
-  received_at: string;
-}
 
 /**
  * @internal `POST /api/inbox/webhook` (shared secret) and `GET /api/messages` (contacts.read).
@@ -69,11 +62,7 @@ export function inboxRoutes(options: {
         const { from, subject, text } = request.body;
         const receivedAt = new Date(clock.now());
         await database.transaction(async (transaction) => {
-          await transaction.query(
-            `INSERT INTO messages (id, sender, subject, text, received_at)
-             VALUES ($1, $2, $3, $4, $5)`,
-            [id, from, subject, text ?? null, receivedAt],
-          );
+          await insertMessage(transaction, { id, from, subject, text, receivedAt });
           const message = {
             id,
             from,
@@ -108,20 +97,7 @@ export function inboxRoutes(options: {
       },
       async (request) => {
         const { limit, offset } = request.query;
-        const { rows } = await database.query<MessageRow>(
-          `SELECT id, sender, subject, text, received_at FROM messages
-            ORDER BY received_at, id LIMIT $1 OFFSET $2`,
-          [limit, offset],
-        );
-        return {
-          messages: rows.map((row) => ({
-            id: row.id,
-            from: row.sender,
-            subject: row.subject,
-            ...(row.text === null ? {} : { text: row.text }),
-            receivedAt: row.received_at,
-          })),
-        };
+        return { messages: await listMessages(database, { limit, offset }) };
       },
     );
   };
