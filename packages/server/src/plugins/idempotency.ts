@@ -2,6 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/database.js';
+import {
+  deleteStaleIdempotencyKey,
+  findIdempotencyKey,
+  type IdempotencyReservation,
+  purgeIdempotencyKeys,
+  recordIdempotentResponse,
+  releaseIdempotencyKey,
+  renewIdempotencyLeases,
+  reserveIdempotencyKey,
+} from '../stores/idempotency-store.js';
 import type { Principal } from './authentication.js';
 import { ProblemError } from './problem.js';
 
@@ -32,24 +42,9 @@ export const IDEMPOTENCY_LEASE_MS = 30 * 1000;
 /** How often a server renews the leases of the requests it is running. */
 export const IDEMPOTENCY_LEASE_RENEW_MS = 10 * 1000;
 
-/** @internal A key reserved by a running request. */
-interface Reservation {
-  accountId: string;
-  key: string;
-  /** Random, to tell this reservation from a later one of the same key. */
-  holder: string;
-}
-const keyPattern = /^[\x21-\x7e]{1,255}$/;
+type Reservation = IdempotencyReservation;
 
-interface KeyRow {
-  request_sha256: Buffer;
-  status: number | null;
-  response_body: string | null;
-  response_type: string | null;
-  created_at: string;
-  holder: string | null;
-  lease_expires_at: string | null;
-}
+const keyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * @internal `Idempotency-Key` on the `POST` routes whose config says `idempotent: true`, per
@@ -72,19 +67,10 @@ export function installIdempotency(
 
   async function renewLeases(): Promise<void> {
     if (running.size === 0) return;
-    const live = [...running.values()];
-    await database.query(
-      `UPDATE idempotency_keys SET lease_expires_at = $1
-         FROM unnest($2::text[], $3::text[], $4::text[]) AS live(account_id, key, holder)
-        WHERE idempotency_keys.account_id = live.account_id AND idempotency_keys.key = live.key
-          AND idempotency_keys.holder = live.holder`,
-      [
-        new Date(clock.now() + IDEMPOTENCY_LEASE_MS),
-        live.map((reservation) => reservation.accountId),
-        live.map((reservation) => reservation.key),
-        live.map((reservation) => reservation.holder),
-      ],
-    );
+    await renewIdempotencyLeases(database, {
+      reservations: [...running.values()],
+      leaseExpiresAt: new Date(clock.now() + IDEMPOTENCY_LEASE_MS),
+    });
   }
 
   let renewal: NodeJS.Timeout | undefined;
@@ -142,40 +128,27 @@ export function installIdempotency(
     const now = clock.now();
     if (now - lastPurge > 60 * 60 * 1000) {
       lastPurge = now;
-      await database.query('DELETE FROM idempotency_keys WHERE created_at < $1', [
-        new Date(now - IDEMPOTENCY_WINDOW_MS),
-      ]);
+      await purgeIdempotencyKeys(database, new Date(now - IDEMPOTENCY_WINDOW_MS));
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const holder = randomUUID();
-      const reserved = await database.query(
-        `INSERT INTO idempotency_keys
-           (account_id, key, method, path, request_sha256, created_at, holder, lease_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (account_id, key) DO NOTHING`,
-        [
-          accountId,
-          header,
-          request.method,
-          path,
-          digest,
-          new Date(now),
-          holder,
-          new Date(now + IDEMPOTENCY_LEASE_MS),
-        ],
-      );
-      if (reserved.rowCount === 1) {
+      const reserved = await reserveIdempotencyKey(database, {
+        accountId,
+        key: header,
+        holder,
+        method: request.method,
+        path,
+        requestSha256: digest,
+        createdAt: new Date(now),
+        leaseExpiresAt: new Date(now + IDEMPOTENCY_LEASE_MS),
+      });
+      if (reserved) {
         const reservation = { accountId, key: header, holder };
         request.idempotencyReservation = reservation;
         running.set(holder, reservation);
         return;
       }
-      const { rows } = await database.query<KeyRow>(
-        `SELECT request_sha256, status, response_body, response_type, created_at, holder,
-                lease_expires_at
-           FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-        [accountId, header],
-      );
-      const row = rows[0];
+      const row = await findIdempotencyKey(database, { accountId, key: header });
       if (!row) continue; // released in between: try to reserve again
       const createdAt = Date.parse(row.created_at);
       const age = now - createdAt;
@@ -185,11 +158,12 @@ export function installIdempotency(
       const abandoned =
         row.status === null && leaseEnd <= now && (row.holder === null || !running.has(row.holder));
       if (age >= IDEMPOTENCY_WINDOW_MS || abandoned) {
-        await database.query(
-          `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at = $3
-              AND holder IS NOT DISTINCT FROM $4`,
-          [accountId, header, row.created_at, row.holder],
-        );
+        await deleteStaleIdempotencyKey(database, {
+          accountId,
+          key: header,
+          createdAt: row.created_at,
+          holder: row.holder,
+        });
         continue;
       }
       if (!row.request_sha256.equals(digest)) {
@@ -241,29 +215,20 @@ export function installIdempotency(
   ): Promise<void> {
     try {
       if (reply.statusCode >= 500) {
-        await database.query(
-          'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND holder = $3',
-          [reservation.accountId, reservation.key, reservation.holder],
-        );
+        await releaseIdempotencyKey(database, reservation);
       } else {
         const contentType = reply.getHeader('content-type');
-        await database.query(
-          `UPDATE idempotency_keys
-              SET status = $4, response_body = $5, response_type = $6, lease_expires_at = NULL
-            WHERE account_id = $1 AND key = $2 AND holder = $3`,
-          [
-            reservation.accountId,
-            reservation.key,
-            reservation.holder,
-            reply.statusCode,
+        await recordIdempotentResponse(database, {
+          reservation,
+          status: reply.statusCode,
+          body:
             typeof payload === 'string'
               ? payload
               : Buffer.isBuffer(payload)
                 ? payload.toString('utf8')
                 : '',
-            typeof contentType === 'string' ? contentType : null,
-          ],
-        );
+          contentType: typeof contentType === 'string' ? contentType : null,
+        });
       }
     } finally {
       running.delete(reservation.holder);
