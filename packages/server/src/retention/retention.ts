@@ -1,6 +1,13 @@
 import type { Clock } from '../clock.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../plugins/idempotency.js';
 import type { Database } from '../storage/database.js';
+import { pruneIdempotencyKeys } from '../stores/idempotency-store.js';
+import { pruneDeliveryDigests, pruneReceipts } from '../stores/receipt-store.js';
+import {
+  pruneContactTombstones,
+  pruneDispatchedEvents,
+  pruneFinishedDeliveries,
+} from '../stores/retention-store.js';
 import { pruneSignInRecords } from '../users/sign-in-links.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -93,69 +100,30 @@ export async function pruneExpired(
   // Replay digests live as long as receipts, and at least a day.
   const digestCutoff = new Date(now - Math.max(1, policy.receiptDays) * DAY_MS);
   const deliveryCutoff = new Date(now - policy.deliveryDays * DAY_MS);
-  const ehrReceipts = await database.query('DELETE FROM ehr_receipts WHERE received_at < $1', [
-    receiptCutoff,
-  ]);
-  const ehrDeliveryDigests = await database.query(
-    'DELETE FROM ehr_delivery_digests WHERE received_at < $1',
-    [digestCutoff],
-  );
-  // Attempts go with their delivery (ON DELETE CASCADE); the statement's snapshot counts them.
-  const deliveries = await database.query<{ deliveries: number; attempts: number }>(
-    `WITH gone AS (
-       DELETE FROM deliveries
-        WHERE state IN ('delivered', 'dead') AND created_at < $1
-       RETURNING id)
-     SELECT (SELECT count(*) FROM gone)::int AS deliveries,
-            (SELECT count(*) FROM delivery_attempts
-              WHERE delivery_id IN (SELECT id FROM gone))::int AS attempts`,
-    [deliveryCutoff],
-  );
-  const outboxEvents = await database.query(
-    `DELETE FROM outbox_events e
-      WHERE e.dispatched_at IS NOT NULL AND e.created_at < $1
-        AND NOT EXISTS (SELECT 1 FROM deliveries d
-                         WHERE d.event_id = e.id AND d.state = 'pending')`,
-    [deliveryCutoff],
-  );
-  const idempotencyKeys = await database.query(
-    `DELETE FROM idempotency_keys
-      WHERE created_at < $1 AND (lease_expires_at IS NULL OR lease_expires_at < $2)`,
-    [new Date(now - IDEMPOTENCY_WINDOW_MS), new Date(now)],
-  );
-  // The tombstones and the horizon move together: a reader sees both or neither.
-  // The horizon is the last pruned change in change order, (change_xid, change_seq).
-  const later = `(EXCLUDED.pruned_through_xid, EXCLUDED.pruned_through_seq)
-                   > (change_feed_horizons.pruned_through_xid, change_feed_horizons.pruned_through_seq)`;
-  const tombstones = await database.query<{ count: number }>(
-    `WITH gone AS (
-       DELETE FROM contact_tombstones WHERE deleted_at < $1 RETURNING change_xid, change_seq),
-     last AS (SELECT change_xid, change_seq FROM gone
-               ORDER BY change_xid DESC, change_seq DESC LIMIT 1),
-     horizon AS (
-       INSERT INTO change_feed_horizons (feed, pruned_through_xid, pruned_through_seq, pruned_before)
-       SELECT $2, change_xid, change_seq, $1 FROM last
-       ON CONFLICT (feed) DO UPDATE
-         SET pruned_through_xid = CASE WHEN ${later} THEN EXCLUDED.pruned_through_xid
-                                       ELSE change_feed_horizons.pruned_through_xid END,
-             pruned_through_seq = CASE WHEN ${later} THEN EXCLUDED.pruned_through_seq
-                                       ELSE change_feed_horizons.pruned_through_seq END,
-             pruned_before = GREATEST(change_feed_horizons.pruned_before, EXCLUDED.pruned_before))
-     SELECT count(*)::int AS count FROM gone`,
-    [new Date(now - policy.tombstoneDays * DAY_MS), CONTACTS_FEED],
-  );
+  const ehrReceipts = await pruneReceipts(database, receiptCutoff);
+  const ehrDeliveryDigests = await pruneDeliveryDigests(database, digestCutoff);
+  const deliveries = await pruneFinishedDeliveries(database, deliveryCutoff);
+  const outboxEvents = await pruneDispatchedEvents(database, deliveryCutoff);
+  const idempotencyKeys = await pruneIdempotencyKeys(database, {
+    createdBefore: new Date(now - IDEMPOTENCY_WINDOW_MS),
+    leaseEndedBefore: new Date(now),
+  });
+  const contactTombstones = await pruneContactTombstones(database, {
+    deletedBefore: new Date(now - policy.tombstoneDays * DAY_MS),
+    feed: CONTACTS_FEED,
+  });
   const signIn = await pruneSignInRecords(database, { now });
   return {
-    ehrReceipts: ehrReceipts.rowCount,
-    ehrDeliveryDigests: ehrDeliveryDigests.rowCount,
-    deliveries: deliveries.rows[0]?.deliveries ?? 0,
-    deliveryAttempts: deliveries.rows[0]?.attempts ?? 0,
-    outboxEvents: outboxEvents.rowCount,
-    idempotencyKeys: idempotencyKeys.rowCount,
+    ehrReceipts,
+    ehrDeliveryDigests,
+    deliveries: deliveries.deliveries,
+    deliveryAttempts: deliveries.attempts,
+    outboxEvents,
+    idempotencyKeys,
     sessions: signIn.sessions,
     signInLinks: signIn.links,
     signInFailures: signIn.failures,
-    contactTombstones: tombstones.rows[0]?.count ?? 0,
+    contactTombstones,
   };
 }
 

@@ -288,3 +288,26 @@ export async function recordReceiptHandlerError(
     failure.message,
   ]);
 }
+
+/** @internal Deletes the receipts received before `receivedBefore`; answers how many went. */
+export async function pruneReceipts(database: Queryable, receivedBefore: Date): Promise<number> {
+  const { rowCount } = await database.query('DELETE FROM ehr_receipts WHERE received_at < $1', [
+    receivedBefore,
+  ]);
+  return rowCount;
+}
+
+/**
+ * @internal Deletes the replay digests of deliveries received before `receivedBefore`; answers
+ * how many went.
+ */
+export async function pruneDeliveryDigests(
+  database: Queryable,
+  receivedBefore: Date,
+): Promise<number> {
+  const { rowCount } = await database.query(
+    'DELETE FROM ehr_delivery_digests WHERE received_at < $1',
+    [receivedBefore],
+  );
+  return rowCount;
+}
