@@ -1,12 +1,9 @@
 import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '@followup/sdk';
 import { type Capability, hasCapability } from '../capabilities.js';
 import { FollowUpServerError } from '../errors.js';
-import {
-  type ChangePosition,
-  FINISHED_TRANSACTIONS_BOUND,
-  parseChangePosition,
-} from '../storage/change-order.js';
+import { type ChangePosition, parseChangePosition } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import { findEventPosition, readEventsAfter } from '../stores/event-feed-store.js';
 import type { Role } from '../tokens/account-store.js';
 
 /**
@@ -68,16 +65,6 @@ export function decodeEventCursor(cursor: string): ChangePosition | undefined {
   return rest.length > 0 ? undefined : parseChangePosition(xid, seq);
 }
 
-interface EventRow {
-  seq: string;
-  xid: string;
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-  previous_attributes: Record<string, unknown> | null;
-  created_at: string;
-}
-
 /** @internal What {@link listEvents} reads. */
 export interface ListEventsOptions {
   /** The kinds to return; only those are read. */
@@ -113,28 +100,17 @@ export async function listEvents(
     }
     position = decoded;
   } else if (options.after !== undefined) {
-    const { rows } = await database.query<{ xid: string; seq: string }>(
-      'SELECT xid::text AS xid, seq::text AS seq FROM outbox_events WHERE id = $1',
-      [options.after],
-    );
-    const row = rows[0];
+    const row = await findEventPosition(database, options.after);
     if (!row) throw invalid('invalid_after', 'after names no event this server holds.');
     position = row;
   }
   if (options.kinds.length === 0) return { events: [], nextCursor: null };
-  // One row more than asked tells whether another page exists, without a count. The order names
-  // the table's columns: `xid` and `seq` alone would be the text columns of the select list, in
-  // which '100' comes before '99'.
-  const { rows } = await database.query<EventRow>(
-    `SELECT seq::text AS seq, xid::text AS xid, id, event, data, previous_attributes, created_at
-       FROM outbox_events
-      WHERE (xid, seq) > ($1::xid8, $2::bigint)
-        AND xid < ${FINISHED_TRANSACTIONS_BOUND}
-        AND event = ANY($3::text[])
-      ORDER BY outbox_events.xid, outbox_events.seq
-      LIMIT $4`,
-    [position.xid, position.seq, [...options.kinds], options.limit + 1],
-  );
+  // One row more than asked tells whether another page exists, without a count.
+  const rows = await readEventsAfter(database, {
+    position,
+    kinds: options.kinds,
+    limit: options.limit + 1,
+  });
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
