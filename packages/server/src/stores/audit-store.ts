@@ -1,0 +1,157 @@
+import type {
+  AuditActor,
+  AuditDependencies,
+  AuditEntry,
+  NewAuditEntry,
+} from '../audit/audit-types.js';
+import {
+  type ChangePosition,
+  FINISHED_TRANSACTIONS_BOUND,
+  LEGACY_CHANGE_XID,
+} from '../storage/change-order.js';
+import type { Queryable } from '../storage/database.js';
+
+/**
+ * @internal An audit entry as part of a statement (see `recordAuditEntry`, and
+ * `recordChange`, which writes it with an outbox event in one statement): a common table
+ * expression that inserts the row. `parameter` adds a value to the statement's parameters and
+ * answers its placeholder.
+ */
+export function auditEntryPart(
+  entry: NewAuditEntry,
+  dependencies: AuditDependencies,
+  parameter: (value: unknown) => string,
+): { entry: AuditEntry; ctes: string } {
+  const id = dependencies.newId('aud');
+  // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
+  const occurredAt = new Date(dependencies.clock.now()).toISOString();
+  const metadata = entry.metadata ?? {};
+  const ctes = `audit_entry AS (
+       INSERT INTO audit_entries
+         (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
+       VALUES (${[
+         id,
+         occurredAt,
+         entry.action,
+         entry.actor.type,
+         entry.actor.id ?? null,
+         entry.target.type,
+         entry.target.id,
+         JSON.stringify(metadata),
+       ]
+         .map(parameter)
+         .join(', ')}))`;
+  return {
+    entry: {
+      id,
+      occurredAt,
+      action: entry.action,
+      actor: entry.actor.id === undefined ? { type: entry.actor.type } : { ...entry.actor },
+      target: { ...entry.target },
+      metadata,
+    },
+    ctes,
+  };
+}
+
+/** @internal Inserts an audit entry by itself; answers it as the API returns it. */
+export async function insertAuditEntry(
+  queryable: Queryable,
+  entry: NewAuditEntry,
+  dependencies: AuditDependencies,
+): Promise<AuditEntry> {
+  const params: unknown[] = [];
+  const part = auditEntryPart(entry, dependencies, (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  });
+  await queryable.query(`WITH ${part.ctes} SELECT 1`, params);
+  return part.entry;
+}
+
+/** @internal An audit entry read back, with the position the next page starts after. */
+export interface StoredAuditEntry {
+  entry: AuditEntry;
+  /** The entry's change position (`xid` is the legacy one for entries without). */
+  position: ChangePosition;
+}
+
+interface AuditRow {
+  cursor_xid?: string;
+  seq: string;
+  id: string;
+  occurred_at: string;
+  action: string;
+  actor_type: AuditActor['type'];
+  actor_id: string | null;
+  target_type: string;
+  target_id: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * @internal At most `limit` entries after `after`, oldest first, only of transactions that have
+ * ended: one that commits later takes its place after these.
+ */
+export async function readAuditEntriesAfter(
+  database: Queryable,
+  read: { after: ChangePosition; limit: number },
+): Promise<StoredAuditEntry[]> {
+  const { rows } = await database.query<AuditRow>(
+    // Not `AS xid`: ORDER BY would then sort by the text, 1000 before 999.
+    `SELECT xid::text AS cursor_xid, seq, id, occurred_at, action, actor_type, actor_id,
+            target_type, target_id, metadata
+       FROM audit_entries
+      WHERE (xid, seq) > ($1::xid8, $2::bigint) AND xid < ${FINISHED_TRANSACTIONS_BOUND}
+      ORDER BY xid, seq LIMIT $3`,
+    [read.after.xid, read.after.seq, read.limit],
+  );
+  return rows.map(toStoredAuditEntry);
+}
+
+/** @internal Filters of {@link readAuditEntriesBefore}; `null` is no filter. */
+export interface RecentAuditEntriesRead {
+  /** Only entries before this `seq`. */
+  beforeSeq: string | null;
+  action: string | null;
+  actorType: string | null;
+  actorId: string | null;
+  limit: number;
+}
+
+/** @internal At most `limit` entries, newest first, filtered. */
+export async function readAuditEntriesBefore(
+  database: Queryable,
+  read: RecentAuditEntriesRead,
+): Promise<StoredAuditEntry[]> {
+  const { rows } = await database.query<AuditRow>(
+    `SELECT seq, id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata
+       FROM audit_entries
+      WHERE ($1::bigint IS NULL OR seq < $1::bigint)
+        AND ($2::text IS NULL OR action = $2)
+        AND ($3::text IS NULL OR actor_type = $3)
+        AND ($4::text IS NULL OR actor_id = $4)
+      ORDER BY seq DESC LIMIT $5`,
+    [read.beforeSeq, read.action, read.actorType, read.actorId, read.limit],
+  );
+  return rows.map(toStoredAuditEntry);
+}
+
+function toStoredAuditEntry(row: AuditRow): StoredAuditEntry {
+  return {
+    entry: toAuditEntry(row),
+    position: { xid: row.cursor_xid ?? LEGACY_CHANGE_XID, seq: String(row.seq) },
+  };
+}
+
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    occurredAt: row.occurred_at,
+    action: row.action,
+    actor:
+      row.actor_id === null ? { type: row.actor_type } : { type: row.actor_type, id: row.actor_id },
+    target: { type: row.target_type, id: row.target_id },
+    metadata: row.metadata,
+  };
+}
