@@ -5,42 +5,25 @@ import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
-import { parseDuration } from '../duration.js';
 import { createIdGenerator } from '../ids.js';
 import { type RetentionSchedule, startRetentionSchedule } from '../retention/retention.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
+import { holdsAnyContact } from '../stores/demo-seed-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
-import type { SessionPolicy } from '../users/sessions.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import type { CliIo, OpenedDatabase } from './run-cli.js';
+import {
+  isLoopbackHost,
+  isTrue,
+  parseAutoDisable,
+  parsePort,
+  sessionPolicy,
+} from './start-option-parsers.js';
 import { parseTrustProxy } from './trust-proxy.js';
 import { type CliOptions, type OptionName, UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
-
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`Not a port: ${text}`);
-  return port;
-}
-
-function parseAutoDisable(text: string): number {
-  let seconds: number | undefined;
-  try {
-    seconds = parseDuration(text);
-  } catch {
-    seconds = undefined;
-  }
-  if (seconds === undefined || seconds < 60 || seconds > 90 * 86_400) {
-    throw new UsageError('--auto-disable-after is a duration from 1m to 90d, such as 5d or 12h.');
-  }
-  return seconds * 1000;
-}
-
-function isTrue(text: string | undefined): boolean {
-  return text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
-}
 
 /**
  * @internal `--unsafe-no-fsync` / `UNSAFE_NO_FSYNC`: whether the embedded database may
@@ -59,34 +42,6 @@ export function unsafeNoFsync(
     );
   }
   return unsafe;
-}
-
-/** Whether a listen address is reachable from this machine only. */
-function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
-
-// --session-idle and --session-lifetime: durations such as 30m or 12h, at most 30 days.
-function sessionPolicy(
-  idleText: string | undefined,
-  lifetimeText: string | undefined,
-): Partial<SessionPolicy> | undefined {
-  const read = (text: string | undefined, flag: string): number | undefined => {
-    if (text === undefined) return undefined;
-    const seconds = parseDuration(text, { max: 30 * 24 * 60 * 60 });
-    if (seconds === undefined || seconds < 60) {
-      throw new UsageError(`--${flag} is a duration such as 30m or 12h, from 1m to 30d.`);
-    }
-    return seconds * 1000;
-  };
-  const idleTimeoutMs = read(idleText, 'session-idle');
-  const absoluteLifetimeMs = read(lifetimeText, 'session-lifetime');
-  if (idleTimeoutMs === undefined && absoluteLifetimeMs === undefined) return undefined;
-  return {
-    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
-    ...(absoluteLifetimeMs === undefined ? {} : { absoluteLifetimeMs }),
-  };
 }
 
 /** Seconds since this process started, to a tenth. */
@@ -223,10 +178,8 @@ export async function startCommand(
       const accounts = createAccountStore({ database });
       demoToken = (await demoAccountToken(database, accounts)).token;
       // Demo contacts and deals once: a restart with --demo does not add more.
-      const { rows } = await database.query<{ any: boolean }>(
-        'SELECT EXISTS (SELECT 1 FROM contacts) AS any',
-      );
-      if (!rows[0]?.any) demoData = await seedDemoData(database, { contacts: DEMO_CONTACTS });
+      if (!(await holdsAnyContact(database)))
+        demoData = await seedDemoData(database, { contacts: DEMO_CONTACTS });
     }
     // How long a newcomer waits: from the process's start to the first answered request.
     let firstAnswered = false;
