@@ -1,6 +1,4 @@
-import { LIST_LIMITS } from '@followup/sdk';
-import { FollowUpServerError } from '../errors.js';
-import { receiptVerdicts } from '../receipts/receipt-verdicts.js';
+import { checkReceiptFilter, type ReceiptFilter } from '../receipts/receipt-filter.js';
 import { isRedactedHeader } from '../receipts/redacted-header.js';
 import type { Queryable } from '../storage/database.js';
 
@@ -28,20 +26,6 @@ export interface ReceiptDetail extends ReceiptSummary {
 /** @internal The most bytes of a receipt's body a page shows: 64 KiB. */
 export const RECEIPT_BODY_PREVIEW_BYTES = 64 * 1024;
 
-/** @internal Filters of {@link listReceipts}. */
-export interface ReceiptFilter {
-  vendor?: string;
-  verdict?: string;
-  /** ISO 8601: received at or after. */
-  since?: string;
-  /** ISO 8601: received before. */
-  until?: string;
-  /** 1 to 200, default 50. */
-  limit?: number;
-  /** Rows to skip, 0 to 100,000. */
-  offset?: number;
-}
-
 interface ReceiptRow {
   id: string;
   vendor: string;
@@ -64,42 +48,16 @@ function toSummary(row: ReceiptRow): ReceiptSummary {
   };
 }
 
-function invalid(message: string): FollowUpServerError {
-  return new FollowUpServerError({ code: 'invalid_filter', message });
-}
-
-function instant(value: string | undefined, name: string): Date | null {
-  if (value === undefined) return null;
-  const time = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) || Number.isNaN(time)) {
-    throw invalid(`${name} is an ISO 8601 date or time.`);
-  }
-  return new Date(time);
-}
-
 /**
  * @internal EHR receipts, newest first, filtered by vendor, verdict and time (`since` inclusive,
- * `until` exclusive). Unknown verdicts, bad times and limits are `invalid_filter`.
+ * `until` exclusive). Unknown verdicts, bad times and limits are `invalid_filter`
+ * (see `checkReceiptFilter`).
  */
 export async function listReceipts(
   database: Queryable,
   filter: ReceiptFilter = {},
 ): Promise<ReceiptSummary[]> {
-  const { defaultLimit, maxLimit, maxOffset } = LIST_LIMITS;
-  const limit = filter.limit ?? defaultLimit;
-  const offset = filter.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
-    throw invalid(`limit is 1 to ${maxLimit}.`);
-  }
-  if (!Number.isInteger(offset) || offset < 0 || offset > maxOffset) {
-    throw invalid(`offset is 0 to ${maxOffset}.`);
-  }
-  if (
-    filter.verdict !== undefined &&
-    !(receiptVerdicts as readonly string[]).includes(filter.verdict)
-  ) {
-    throw invalid(`The outcome is one of ${receiptVerdicts.join(', ')}.`);
-  }
+  const checked = checkReceiptFilter(filter);
   const { rows } = await database.query<ReceiptRow>(
     `SELECT id, vendor, verdict, received_at, handled_at, handler_error,
             COALESCE(body_size, octet_length(raw_body)) AS body_bytes
@@ -108,14 +66,7 @@ export async function listReceipts(
         AND ($3::timestamptz IS NULL OR received_at >= $3)
         AND ($4::timestamptz IS NULL OR received_at < $4)
       ORDER BY received_at DESC, id DESC LIMIT $5 OFFSET $6`,
-    [
-      filter.vendor ?? null,
-      filter.verdict ?? null,
-      instant(filter.since, 'since'),
-      instant(filter.until, 'until'),
-      limit,
-      offset,
-    ],
+    [checked.vendor, checked.verdict, checked.since, checked.until, checked.limit, checked.offset],
   );
   return rows.map(toSummary);
 }
