@@ -2,6 +2,7 @@ import { LIST_LIMITS } from '@followup/sdk';
 import { FollowUpServerError } from '../errors.js';
 import type { ChangePosition } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import type { AuditDependencies, AuditEntry, NewAuditEntry } from '../stores/audit-store.js';
 import {
   insertAuditEntry,
   readAuditEntriesAfter,
@@ -13,8 +14,14 @@ import {
   encodeAuditCursor,
   encodeRecentAuditCursor,
 } from './audit-cursors.js';
-import type { AuditDependencies, AuditEntry, NewAuditEntry } from './audit-types.js';
 
+export type {
+  AuditActor,
+  AuditDependencies,
+  AuditEntry,
+  AuditTarget,
+  NewAuditEntry,
+} from '../stores/audit-store.js';
 // The audit log's functions and types, imported from here by every surface; its SQL is in
 // stores/audit-store.ts.
 export { auditEntryPart } from '../stores/audit-store.js';
@@ -24,13 +31,6 @@ export {
   encodeAuditCursor,
   encodeRecentAuditCursor,
 } from './audit-cursors.js';
-export type {
-  AuditActor,
-  AuditDependencies,
-  AuditEntry,
-  AuditTarget,
-  NewAuditEntry,
-} from './audit-types.js';
 
 // Writers of audit entries take no lock: each entry records its transaction's id (`xid`, by
 // default), and the cursor walk reads `(xid, seq)` in order, only entries of transactions that
