@@ -2,7 +2,7 @@ import { CAPABILITIES, LIST_SORT_VALUES, ROLE_CAPABILITIES, ROLE_VALUES } from '
 import { describe, expect, it } from 'vitest';
 import { type Capability, capabilities, hasCapability, roleCapabilities } from './capabilities.js';
 import { LIST_SORTS } from './routes/keyset-list.js';
-import { type Role, roles } from './tokens/account-store.js';
+import { type Role, roles } from './tokens/role.js';
 
 // The service interface's table, copied as it is written there.
 const table = `

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../test/support/server.js';
 import { type Capability, capabilities, hasCapability } from './capabilities.js';
-import { roles } from './tokens/account-store.js';
+import { roles } from './tokens/role.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

@@ -114,24 +114,24 @@ export {
   type AccountStore,
   type AccountStoreOptions,
   createAccountStore,
-  type DisabledAccount,
-  type IssuedToken,
-  type IssueTokenOptions,
-  MAX_ROLL_GRACE_SECONDS,
-  MAX_TOKEN_LABEL_LENGTH,
-  type Role,
-  type RolledToken,
-  roles,
-  type ServiceAccount,
-  type ServiceAccountSummary,
-  type TokenAccepted,
-  type TokenFailureCode,
-  type TokenInfo,
-  type TokenRefused,
-  type TokenState,
-  type TokenVerification,
 } from './tokens/account-store.js';
+export type {
+  DisabledAccount,
+  IssuedToken,
+  IssueTokenOptions,
+  RolledToken,
+  ServiceAccount,
+  ServiceAccountSummary,
+  TokenAccepted,
+  TokenFailureCode,
+  TokenInfo,
+  TokenRefused,
+  TokenState,
+  TokenVerification,
+} from './tokens/account-types.js';
+export { type Role, roles } from './tokens/role.js';
 export { type ParsedToken, parseToken, TOKEN_PREFIX } from './tokens/token-format.js';
+export { MAX_ROLL_GRACE_SECONDS, MAX_TOKEN_LABEL_LENGTH } from './tokens/token-limits.js';
 export {
   DEFAULT_SESSION_POLICY,
   type SessionPolicy,

@@ -21,7 +21,8 @@ import {
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { openPGliteDatabase } from './storage/pglite-database.js';
-import { createAccountStore, type Role } from './tokens/account-store.js';
+import { createAccountStore } from './tokens/account-store.js';
+import type { Role } from './tokens/role.js';
 
 /** Options of {@link startTestServer}. */
 export interface StartTestServerOptions {

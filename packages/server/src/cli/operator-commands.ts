@@ -1,12 +1,8 @@
 import { parseDuration } from '../duration.js';
-import {
-  createAccountStore,
-  MAX_ROLL_GRACE_SECONDS,
-  MAX_TOKEN_TTL_SECONDS,
-  type Role,
-  roles,
-  type TokenInfo,
-} from '../tokens/account-store.js';
+import { createAccountStore } from '../tokens/account-store.js';
+import type { TokenInfo } from '../tokens/account-types.js';
+import { type Role, roles } from '../tokens/role.js';
+import { MAX_ROLL_GRACE_SECONDS, MAX_TOKEN_TTL_SECONDS } from '../tokens/token-limits.js';
 import { contactCommandOptions, contactCommands } from './contact-commands.js';
 import { dataCommandOptions, dataCommands } from './data-commands.js';
 import { deliveryCommandOptions, deliveryCommands } from './delivery-commands.js';

@@ -1,4 +1,5 @@
 import type { Database } from '../storage/database.js';
+import { findEnabledAdminAccountId } from '../stores/service-account-store.js';
 import type { AccountStore } from '../tokens/account-store.js';
 
 /** @internal The name of the demo ADMIN service account of `start --demo`. */
@@ -20,14 +21,9 @@ export async function demoAccountToken(
   database: Database,
   accounts: AccountStore,
 ): Promise<{ accountId: string; token: string; expiresAt: string | null }> {
-  const { rows } = await database.query<{ id: string }>(
-    `SELECT id FROM service_accounts
-      WHERE name = $1 AND role = 'ADMIN' AND disabled_at IS NULL
-      ORDER BY created_at, id LIMIT 1`,
-    [DEMO_ACCOUNT_NAME],
-  );
   const accountId =
-    rows[0]?.id ?? (await accounts.createAccount({ name: DEMO_ACCOUNT_NAME, role: 'ADMIN' })).id;
+    (await findEnabledAdminAccountId(database, DEMO_ACCOUNT_NAME)) ??
+    (await accounts.createAccount({ name: DEMO_ACCOUNT_NAME, role: 'ADMIN' })).id;
   const issued = await accounts.issueToken({
     accountId,
     ttlSeconds: DEMO_TOKEN_TTL_SECONDS,

@@ -4,7 +4,7 @@ import { FollowUpServerError } from '../errors.js';
 import { type ChangePosition, parseChangePosition } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 import { findEventPosition, readEventsAfter } from '../stores/event-feed-store.js';
-import type { Role } from '../tokens/account-store.js';
+import type { Role } from '../tokens/role.js';
 
 /**
  * @internal The capability that lets a caller see each kind of event: the one that reads the

@@ -5,13 +5,9 @@ import type {
   onRequestAsyncHookHandler,
 } from 'fastify';
 import { type Capability, hasCapability } from '../capabilities.js';
-import {
-  type AccountStore,
-  type Role,
-  roles,
-  type ServiceAccount,
-  type TokenFailureCode,
-} from '../tokens/account-store.js';
+import type { AccountStore } from '../tokens/account-store.js';
+import type { ServiceAccount, TokenFailureCode } from '../tokens/account-types.js';
+import { type Role, roles } from '../tokens/role.js';
 import type { SessionStore, SignedInUser } from '../users/sessions.js';
 import {
   checkCsrf,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 describe('GET /api/audit', () => {
   const server = useTestServer();

@@ -4,7 +4,7 @@ import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { hasCapability } from '../capabilities.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 const server = useTestServer();
 

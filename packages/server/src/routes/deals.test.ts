@@ -2,7 +2,7 @@ import { dealListSchema, dealSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { hasCapability } from '../capabilities.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 const server = useTestServer();
 

@@ -5,7 +5,7 @@ import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 describe('GET /api/deliveries/:id/attempts', () => {
   const server = useTestServer();

@@ -7,7 +7,7 @@ import { listEvents } from '../events/event-feed.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { Queryable } from '../storage/database.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 const EHR_SECRET = 'athena-secret';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { buildServer } from '../build-server.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 
 const secret = 'inbox-shared-secret-7c41';
 

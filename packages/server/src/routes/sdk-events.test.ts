@@ -12,7 +12,7 @@ import { useTestServer } from '../../test/support/server.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
-import type { Role } from '../tokens/account-store.js';
+import type { Role } from '../tokens/role.js';
 
 // client.events and client.deliveries against the real routes, over HTTP, on each database.
 describe('the SDK on the event feed, the event catalogue and delivery attempts', () => {

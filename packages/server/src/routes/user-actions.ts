@@ -7,7 +7,7 @@ import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import type { Database } from '../storage/database.js';
-import { roles } from '../tokens/account-store.js';
+import { roles } from '../tokens/role.js';
 import {
   disableUser,
   inviteUser,

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import type { Database } from '../storage/database.js';
-import type { Role } from '../tokens/account-store.js';
+import type { Role } from '../tokens/role.js';
 import { userRoleChanged } from '../users/user-actions.js';
 import { resourceRoutes } from './resource-routes.js';
 

@@ -3,8 +3,9 @@ import { manualClock } from '../../test/support/clock.js';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { buildServer } from '../build-server.js';
 import type { Database, ListenOptions } from '../storage/database.js';
+import { TOKEN_REVOKED_CHANNEL } from '../stores/token-store.js';
 import { createAccountStore } from './account-store.js';
-import { createTokenCache, TOKEN_REVOKED_CHANNEL } from './token-cache.js';
+import { createTokenCache } from './token-cache.js';
 
 const LOOKUP = 'FROM service_accounts a JOIN tokens t';
 

@@ -1,13 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/database.js';
-import type { ServiceAccount } from './account-store.js';
-
-/**
- * The PostgreSQL notification channel on which a change to tokens or accounts (a revocation, a
- * disabled account, a rolled token) is announced to every instance, sent in the transaction of
- * the change (so at its commit).
- */
-export const TOKEN_REVOKED_CHANNEL = 'token_revoked';
+import { TOKEN_REVOKED_CHANNEL } from '../stores/token-store.js';
+import type { ServiceAccount } from './account-types.js';
 
 /** How long a verified token is trusted from memory, by default. */
 export const TOKEN_CACHE_TTL_MS = 5_000;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
-import type { Role } from '../tokens/account-store.js';
+import type { Role } from '../tokens/role.js';
 
 /** How long sessions live and how often their id changes. Every value in milliseconds. */
 export interface SessionPolicy {

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database, Queryable } from '../storage/database.js';
-import { type Role, roles } from '../tokens/account-store.js';
+import { type Role, roles } from '../tokens/role.js';
 import { endSessionsOfUser } from './sessions.js';
 import { createSignInLink } from './sign-in-links.js';
 

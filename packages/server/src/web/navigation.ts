@@ -1,6 +1,6 @@
 import type { Capability } from '../capabilities.js';
 import { hasCapability } from '../capabilities.js';
-import type { Role } from '../tokens/account-store.js';
+import type { Role } from '../tokens/role.js';
 
 /** One entry of the web application's navigation. */
 export interface NavigationItem {

@@ -14,7 +14,7 @@ import { chromiumAvailable, launchChromium } from '../../../../scripts/testing/c
 import { type BuildServerOptions, buildServer } from '../../src/build-server.js';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
-import type { Role } from '../../src/tokens/account-store.js';
+import type { Role } from '../../src/tokens/role.js';
 import { hashPassword } from '../../src/users/passwords.js';
 import { type ManualClock, manualClock } from './clock.js';
 import { openTestDatabase } from './database.js';

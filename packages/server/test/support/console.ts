@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { Role } from '../../src/tokens/account-store.js';
+import type { Role } from '../../src/tokens/role.js';
 import type { TestServer } from './server.js';
 import { type WebSession, webSessionFor } from './web.js';
 

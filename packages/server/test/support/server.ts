@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type BuildServerOptions, buildServer } from '../../src/build-server.js';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
-import { createAccountStore, type Role } from '../../src/tokens/account-store.js';
+import { createAccountStore } from '../../src/tokens/account-store.js';
+import type { Role } from '../../src/tokens/role.js';
 import { type ManualClock, manualClock } from './clock.js';
 import { openTestDatabase, truncateAll } from './database.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
-import type { Role } from '../../src/tokens/account-store.js';
+import type { Role } from '../../src/tokens/role.js';
 import { hashPassword } from '../../src/users/passwords.js';
 import { createSessionStore } from '../../src/users/sessions.js';
 import type { ManualClock } from './clock.js';

@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseDuration } from '../../duration.js';
 import { ProblemError } from '../../plugins/problem.js';
-import {
-  MAX_ROLL_GRACE_SECONDS,
-  type Role,
-  roles,
-  type ServiceAccountSummary,
-  type TokenInfo,
-} from '../../tokens/account-store.js';
+import type { ServiceAccountSummary, TokenInfo } from '../../tokens/account-types.js';
+import { type Role, roles } from '../../tokens/role.js';
+import { MAX_ROLL_GRACE_SECONDS } from '../../tokens/token-limits.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import type { WebPage } from './index.js';

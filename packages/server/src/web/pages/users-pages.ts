@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type Role, roles } from '../../tokens/account-store.js';
+import { type Role, roles } from '../../tokens/role.js';
 import {
   changeUserRole,
   disableUser,
