@@ -2,6 +2,7 @@ import { recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { upsertDemoAdmin } from '../stores/user-store.js';
 import { createSignInLink } from '../users/sign-in-links.js';
 import { signInUrl } from '../users/user-actions.js';
 
@@ -18,22 +19,12 @@ export async function demoUserSignInLink(
 ): Promise<{ userId: string; email: string; signInUrl: string; expiresAt: string }> {
   return database.transaction(async (transaction) => {
     const now = new Date(options.clock.now());
-    const inserted = await transaction.query<{ id: string }>(
-      `INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, 'Demo admin', 'ADMIN', $3)
-       ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
-      [options.newId('usr'), DEMO_USER_EMAIL, now],
-    );
-    // Addresses are unique whatever their case: a `DEMO@example.com` made by hand is this user.
-    const { rows } = await transaction.query<{ id: string }>(
-      'SELECT id FROM users WHERE lower(email) = lower($1)',
-      [DEMO_USER_EMAIL],
-    );
-    const userId = inserted.rows[0]?.id ?? rows[0]?.id;
+    const userId = await upsertDemoAdmin(transaction, {
+      id: options.newId('usr'),
+      email: DEMO_USER_EMAIL,
+      now,
+    });
     if (!userId) throw new Error('The demo user could not be created.');
-    // The demo user is an administrator again, even if someone changed or disabled them.
-    await transaction.query("UPDATE users SET role = 'ADMIN', disabled_at = NULL WHERE id = $1", [
-      userId,
-    ]);
     const link = await createSignInLink(transaction, userId, options);
     await recordAuditEntry(
       transaction,

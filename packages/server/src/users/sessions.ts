@@ -2,6 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
+import {
+  deleteSessionByDigest,
+  findSessionByDigest,
+  insertSession,
+  rotateSessionDigest,
+  touchSession,
+} from '../stores/session-store.js';
 import type { Role } from '../tokens/role.js';
 
 /** How long sessions live and how often their id changes. Every value in milliseconds. */
@@ -90,20 +97,6 @@ export function newSecret(): string {
 
 const cookieValuePattern = /^[A-Za-z0-9_-]{43}$/;
 
-interface SessionRow {
-  id: string;
-  user_id: string;
-  is_current: boolean;
-  csrf_secret: string;
-  created_at: string;
-  rotated_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  email: string;
-  name: string;
-  role: Role;
-}
-
 /**
  * @internal Makes the session store: sessions live in the database (so every instance sees the
  * same ones, and ending one takes effect at once everywhere); only the SHA-256 of a session id
@@ -125,19 +118,14 @@ export function createSessionStore(options: {
       const id = newId('ses');
       const cookieValue = newSecret();
       const now = new Date(clock.now());
-      await queryable.query(
-        `INSERT INTO sessions (id, user_id, current_sha256, csrf_secret, created_at, rotated_at,
-                               last_seen_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $5, $5, $6)`,
-        [
-          id,
-          userId,
-          secretDigest(cookieValue),
-          newSecret(),
-          now,
-          new Date(now.getTime() + policy.absoluteLifetimeMs),
-        ],
-      );
+      await insertSession(queryable, {
+        id,
+        userId,
+        cookieSha256: secretDigest(cookieValue),
+        csrfSecret: newSecret(),
+        now,
+        expiresAt: new Date(now.getTime() + policy.absoluteLifetimeMs),
+      });
       return { id, cookieValue };
     },
 
@@ -145,16 +133,7 @@ export function createSessionStore(options: {
       if (cookieValue === undefined || !cookieValuePattern.test(cookieValue)) return undefined;
       const digest = secretDigest(cookieValue);
       const now = clock.now();
-      const { rows } = await database.query<SessionRow>(
-        `SELECT s.id, s.user_id, s.current_sha256 = $1 AS is_current, s.csrf_secret,
-                s.created_at, s.rotated_at, s.last_seen_at, s.expires_at,
-                u.email, u.name, u.role
-           FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE (s.current_sha256 = $1 OR (s.previous_sha256 = $1 AND s.previous_valid_until > $2))
-            AND u.disabled_at IS NULL`,
-        [digest, new Date(now)],
-      );
-      const row = rows[0];
+      const row = await findSessionByDigest(database, { digest, now });
       if (!row) return undefined;
       if (Date.parse(row.expires_at) <= now) return undefined;
       if (Date.parse(row.last_seen_at) + policy.idleTimeoutMs <= now) return undefined;
@@ -167,24 +146,16 @@ export function createSessionStore(options: {
         // Only the request that still holds the current id rotates; a parallel request with the
         // same id finds current_sha256 changed and keeps using the grace period.
         const next = newSecret();
-        const rotated = await database.query(
-          `UPDATE sessions SET previous_sha256 = current_sha256, previous_valid_until = $3,
-                  current_sha256 = $4, rotated_at = $5, last_seen_at = $5
-            WHERE id = $1 AND current_sha256 = $2`,
-          [
-            row.id,
-            digest,
-            new Date(now + policy.rotationGraceMs),
-            secretDigest(next),
-            new Date(now),
-          ],
-        );
-        if (rotated.rowCount === 1) session.rotatedCookieValue = next;
+        const rotated = await rotateSessionDigest(database, {
+          sessionId: row.id,
+          currentDigest: digest,
+          graceUntil: now + policy.rotationGraceMs,
+          nextDigest: secretDigest(next),
+          now,
+        });
+        if (rotated) session.rotatedCookieValue = next;
       } else if (Date.parse(row.last_seen_at) + lastSeenResolutionMs <= now) {
-        await database.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [
-          row.id,
-          new Date(now),
-        ]);
+        await touchSession(database, { sessionId: row.id, now });
       }
       return session;
     },
@@ -192,22 +163,8 @@ export function createSessionStore(options: {
     async end(queryable, cookieValue) {
       if (cookieValue === undefined || !cookieValuePattern.test(cookieValue)) return undefined;
       const digest = secretDigest(cookieValue);
-      const { rows } = await queryable.query<{ id: string; user_id: string }>(
-        `DELETE FROM sessions WHERE current_sha256 = $1 OR previous_sha256 = $1
-         RETURNING id, user_id`,
-        [digest],
-      );
-      const row = rows[0];
+      const row = await deleteSessionByDigest(queryable, digest);
       return row ? { id: row.id, userId: row.user_id } : undefined;
     },
   };
-}
-
-/**
- * Ends every session of a user at once (disable, role change, "revoke sessions"). Answers how
- * many ended. Pass the transaction of the change that calls for it.
- */
-export async function endSessionsOfUser(queryable: Queryable, userId: string): Promise<number> {
-  const { rowCount } = await queryable.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
-  return rowCount;
 }

@@ -1,6 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
+import { deleteExpiredSessions } from '../stores/session-store.js';
+import { deleteEndedFailureWindows } from '../stores/sign-in-failure-store.js';
+import {
+  deleteSpentSignInLinks,
+  findUsableSignInLinkRow,
+  insertSignInLink,
+} from '../stores/sign-in-link-store.js';
 import { newSecret, secretDigest } from './sessions.js';
 
 /** How long a sign-in link (an invite) stays valid: 24 hours. */
@@ -28,11 +35,13 @@ export async function createSignInLink(
   const token = newSecret();
   const now = dependencies.clock.now();
   const expiresAt = new Date(now + SIGN_IN_LINK_LIFETIME_MS);
-  await queryable.query(
-    `INSERT INTO sign_in_links (id, user_id, token_sha256, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [id, userId, secretDigest(token), new Date(now), expiresAt],
-  );
+  await insertSignInLink(queryable, {
+    id,
+    userId,
+    tokenSha256: secretDigest(token),
+    createdAt: new Date(now),
+    expiresAt,
+  });
   return { id, token, expiresAt: expiresAt.toISOString() };
 }
 
@@ -44,18 +53,11 @@ export async function findUsableSignInLink(
   options: { consume?: boolean } = {},
 ): Promise<{ linkId: string; userId: string; email: string } | undefined> {
   if (!linkTokenPattern.test(token)) return undefined;
-  const { rows } = await queryable.query<{ id: string; user_id: string; email: string }>(
-    options.consume
-      ? `UPDATE sign_in_links l SET used_at = $2 FROM users u
-          WHERE l.token_sha256 = $1 AND l.used_at IS NULL AND l.expires_at > $2
-            AND u.id = l.user_id AND u.disabled_at IS NULL
-          RETURNING l.id, l.user_id, u.email`
-      : `SELECT l.id, l.user_id, u.email FROM sign_in_links l JOIN users u ON u.id = l.user_id
-          WHERE l.token_sha256 = $1 AND l.used_at IS NULL AND l.expires_at > $2
-            AND u.disabled_at IS NULL`,
-    [secretDigest(token), new Date(clock.now())],
-  );
-  const row = rows[0];
+  const row = await findUsableSignInLinkRow(queryable, {
+    tokenSha256: secretDigest(token),
+    now: clock.now(),
+    consume: options.consume ?? false,
+  });
   return row ? { linkId: row.id, userId: row.user_id, email: row.email } : undefined;
 }
 
@@ -96,17 +98,11 @@ export async function pruneSignInRecords(
   const now = new Date(options.now);
   const idle = options.idleTimeoutMs ?? 30 * 60 * 1000;
   const window = options.throttleWindowMs ?? 15 * 60 * 1000;
-  const sessions = await queryable.query(
-    'DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2',
-    [now, new Date(options.now - idle)],
-  );
-  const links = await queryable.query(
-    'DELETE FROM sign_in_links WHERE used_at IS NOT NULL OR expires_at <= $1',
-    [now],
-  );
-  const failures = await queryable.query(
-    'DELETE FROM sign_in_failures WHERE window_started_at <= $1',
-    [new Date(options.now - window)],
-  );
-  return { sessions: sessions.rowCount, links: links.rowCount, failures: failures.rowCount };
+  const sessions = await deleteExpiredSessions(queryable, {
+    now,
+    idleSince: new Date(options.now - idle),
+  });
+  const links = await deleteSpentSignInLinks(queryable, now);
+  const failures = await deleteEndedFailureWindows(queryable, new Date(options.now - window));
+  return { sessions, links, failures };
 }

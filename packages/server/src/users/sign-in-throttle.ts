@@ -1,5 +1,12 @@
 import type { Clock } from '../clock.js';
 import type { Database, Queryable } from '../storage/database.js';
+import {
+  countSignInFailure,
+  deleteSignInFailures,
+  giveBackSignInFailure,
+  listOpenFailureWindows,
+  markFailureBurstReported,
+} from '../stores/sign-in-failure-store.js';
 
 /** Thrown inside the reservation's transaction to undo it. */
 class Throttled extends Error {}
@@ -66,15 +73,10 @@ export function createSignInThrottle(options: {
   /** Seconds until the window of the first key over its limit ends (at least 1). */
   async function retryAfterSeconds(queryable: Queryable, keys: SignInKeys): Promise<number> {
     const now = clock.now();
-    const { rows } = await queryable.query<{
-      key: string;
-      failures: number;
-      window_started_at: string;
-    }>(
-      `SELECT key, failures, window_started_at FROM sign_in_failures
-        WHERE key = ANY($1::text[]) AND window_started_at > $2`,
-      [[keys.account, keys.address], new Date(now - policy.windowMs)],
-    );
+    const rows = await listOpenFailureWindows(queryable, {
+      keys: [keys.account, keys.address],
+      windowStart: new Date(now - policy.windowMs),
+    });
     let wait = 1;
     for (const row of rows) {
       if (row.failures < limitOf(row.key)) continue;
@@ -101,24 +103,14 @@ export function createSignInThrottle(options: {
       const reserved = await database
         .transaction(async (transaction) => {
           for (const key of [keys.account, keys.address]) {
-            // ON CONFLICT … DO UPDATE … WHERE takes the row's lock and judges its latest
-            // version: two attempts cannot both take the last place.
-            const { rows } = await transaction.query(
-              `INSERT INTO sign_in_failures (key, failures, window_started_at) VALUES ($1, 1, $2)
-               ON CONFLICT (key) DO UPDATE SET
-                 failures = CASE WHEN sign_in_failures.window_started_at <= $3 THEN 1
-                                 ELSE sign_in_failures.failures + 1 END,
-                 reported = CASE WHEN sign_in_failures.window_started_at <= $3 THEN false
-                                 ELSE sign_in_failures.reported END,
-                 window_started_at = CASE WHEN sign_in_failures.window_started_at <= $3 THEN $2
-                                          ELSE sign_in_failures.window_started_at END
-               WHERE sign_in_failures.window_started_at <= $3
-                  OR sign_in_failures.failures < $4
-               RETURNING failures`,
-              [key, now, windowStart, limitOf(key)],
-            );
+            const counted = await countSignInFailure(transaction, {
+              key,
+              now,
+              windowStart,
+              limit: limitOf(key),
+            });
             // Over the limit: undo the other key's count too.
-            if (rows.length === 0) throw new Throttled();
+            if (!counted) throw new Throttled();
           }
           return true;
         })
@@ -139,14 +131,9 @@ export function createSignInThrottle(options: {
         ['account', keys.account],
         ['address', keys.address],
       ] as const) {
-        const { rows } = await queryable.query<{ failures: number }>(
-          `UPDATE sign_in_failures SET reported = true
-            WHERE key = $1 AND failures >= $2 AND NOT reported
-          RETURNING failures`,
-          [key, limitOf(key)],
-        );
-        const row = rows[0];
-        if (row) bursts.push({ kind, key: key.slice(kind.length + 1), failures: row.failures });
+        const failures = await markFailureBurstReported(queryable, { key, limit: limitOf(key) });
+        if (failures !== undefined)
+          bursts.push({ kind, key: key.slice(kind.length + 1), failures });
       }
       return bursts;
     },
@@ -156,11 +143,8 @@ export function createSignInThrottle(options: {
      * back the place its attempt reserved.
      */
     async release(queryable: Queryable, keys: SignInKeys): Promise<void> {
-      await queryable.query('DELETE FROM sign_in_failures WHERE key = $1', [keys.account]);
-      await queryable.query(
-        'UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0',
-        [keys.address],
-      );
+      await deleteSignInFailures(queryable, keys.account);
+      await giveBackSignInFailure(queryable, keys.address);
     },
   };
 }

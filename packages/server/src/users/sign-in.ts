@@ -2,6 +2,7 @@ import { recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { findUserForPasswordSignIn, setUserPasswordHash } from '../stores/user-store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import type { SessionStore, StartedSession } from './sessions.js';
 import { findUsableSignInLink } from './sign-in-links.js';
@@ -42,17 +43,7 @@ export async function signInWithPassword(
   // The account's key is the address as this lookup compares it (the database's lower(), whose
   // folding depends on its locale and differs from JavaScript's), from the same statement: every
   // spelling that finds a user has the user's key, so none gets a limit of its own.
-  const { rows } = await database.query<{
-    lower_email: string;
-    id: string | null;
-    password_hash: string | null;
-  }>(
-    `SELECT lower($1::text) AS lower_email, u.id, u.password_hash
-       FROM (SELECT 1) AS attempt
-       LEFT JOIN users u ON lower(u.email) = lower($1::text) AND u.disabled_at IS NULL`,
-    [email],
-  );
-  const found = rows[0];
+  const found = await findUserForPasswordSignIn(database, email);
   const lowerEmail = found?.lower_email ?? email;
   const user = found?.id ? { id: found.id, password_hash: found.password_hash } : undefined;
   const keys = signInKeys(lowerEmail, attempt.address);
@@ -150,10 +141,7 @@ export async function setPasswordWithLink(
       consume: true,
     });
     if (!link) return { ok: false, reason: 'link_unusable' } as const;
-    await transaction.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
-      link.userId,
-      passwordHash,
-    ]);
+    await setUserPasswordHash(transaction, { userId: link.userId, passwordHash });
     const session = await context.sessions.start(transaction, link.userId);
     const actor = { type: 'user', id: link.userId } as const;
     const target = { type: 'user', id: link.userId };

@@ -5,8 +5,22 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database, Queryable } from '../storage/database.js';
+import { deleteSessionsOfUser } from '../stores/session-store.js';
+import { deleteSignInLinksOfUser } from '../stores/sign-in-link-store.js';
+import {
+  findUserInfoRow,
+  insertUserUnlessEmailTaken,
+  listUserInfoRows,
+  lockUser,
+  lockUserByEmail,
+  lockUserDisabledAt,
+  lockUserRole,
+  markUserDisabled,
+  setUserRole,
+  type UserInfoRow,
+  updateReinvitedUser,
+} from '../stores/user-store.js';
 import { type Role, roles } from '../tokens/role.js';
-import { endSessionsOfUser } from './sessions.js';
 import { createSignInLink } from './sign-in-links.js';
 
 /** What every user action needs: storage, time, ids, and who is acting (for the audit log). */
@@ -99,19 +113,10 @@ export async function inviteUser(
   const name = (input.name ?? '').trim() || email.slice(0, email.indexOf('@'));
   if ([...name].length > 200) throw invalid('name', 'must be at most 200 characters');
   return context.database.transaction(async (transaction) => {
-    const existing = await transaction.query<{
-      id: string;
-      email: string;
-      password_hash: string | null;
-      disabled_at: Date | null;
-    }>(
-      'SELECT id, email, password_hash, disabled_at FROM users WHERE lower(email) = lower($1) FOR UPDATE',
-      [email],
-    );
     let id: string;
     let storedEmail = email;
     const metadata: Record<string, unknown> = { role };
-    const found = existing.rows[0];
+    const found = await lockUserByEmail(transaction, email);
     if (found) {
       if (found.password_hash !== null) {
         throw new ProblemError({
@@ -125,22 +130,25 @@ export async function inviteUser(
       // Inviting a disabled person who never signed in enables them again: said in the audit.
       if (found.disabled_at !== null) metadata.reenabled = true;
       // A new invite replaces the earlier links: only the newest one works.
-      await transaction.query('DELETE FROM sign_in_links WHERE user_id = $1', [id]);
-      await transaction.query(
-        'UPDATE users SET role = $2, name = COALESCE($3, name), disabled_at = NULL WHERE id = $1',
-        [id, role, input.name?.trim() || null],
-      );
+      await deleteSignInLinksOfUser(transaction, id);
+      await updateReinvitedUser(transaction, {
+        userId: id,
+        role,
+        name: input.name?.trim() || null,
+      });
     } else {
       id = context.newId('usr');
       // A concurrent invite of the same address in any case may have inserted it since the
       // lookup above (which locks only rows that exist): the unique index on lower(email) keeps
       // one, and this one answers as for a user who exists.
-      const inserted = await transaction.query(
-        `INSERT INTO users (id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
-        [id, email, name, role, new Date(context.clock.now())],
-      );
-      if (inserted.rows.length === 0) {
+      const inserted = await insertUserUnlessEmailTaken(transaction, {
+        id,
+        email,
+        name,
+        role,
+        createdAt: new Date(context.clock.now()),
+      });
+      if (!inserted) {
         throw new ProblemError({
           code: 'conflict',
           detail: 'Another user has this e-mail address.',
@@ -162,18 +170,7 @@ export async function inviteUser(
   });
 }
 
-interface UserRow {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  has_password: boolean;
-  disabled_at: string | null;
-  sessions: string;
-  created_at: string;
-}
-
-function toUserInfo(row: UserRow): UserInfo {
+function toUserInfo(row: UserInfoRow): UserInfo {
   return {
     id: row.id,
     email: row.email,
@@ -185,10 +182,6 @@ function toUserInfo(row: UserRow): UserInfo {
   };
 }
 
-const userInfoColumns = `u.id, u.email, u.name, u.role, u.password_hash IS NOT NULL AS has_password,
-  u.disabled_at, u.created_at,
-  (SELECT count(*) FROM sessions s WHERE s.user_id = u.id) AS sessions`;
-
 /** Lists users, oldest first, `limit` (1 to 200, default 50) from `offset`. */
 export async function listUsers(
   queryable: Queryable,
@@ -197,10 +190,7 @@ export async function listUsers(
   const { defaultLimit, maxLimit } = LIST_LIMITS;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? defaultLimit), 1), maxLimit);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
-  const { rows } = await queryable.query<UserRow>(
-    `SELECT ${userInfoColumns} FROM users u ORDER BY u.created_at, u.id LIMIT $1 OFFSET $2`,
-    [limit, offset],
-  );
+  const rows = await listUserInfoRows(queryable, { limit, offset });
   return rows.map(toUserInfo);
 }
 
@@ -209,11 +199,8 @@ export async function getUserInfo(
   queryable: Queryable,
   userId: string,
 ): Promise<UserInfo | undefined> {
-  const { rows } = await queryable.query<UserRow>(
-    `SELECT ${userInfoColumns} FROM users u WHERE u.id = $1`,
-    [userId],
-  );
-  return rows[0] ? toUserInfo(rows[0]) : undefined;
+  const row = await findUserInfoRow(queryable, userId);
+  return row ? toUserInfo(row) : undefined;
 }
 
 /**
@@ -222,19 +209,12 @@ export async function getUserInfo(
  */
 export async function disableUser(context: UserActionContext, userId: string): Promise<UserInfo> {
   await context.database.transaction(async (transaction) => {
-    const { rows } = await transaction.query<{ disabled_at: string | null }>(
-      'SELECT disabled_at FROM users WHERE id = $1 FOR UPDATE',
-      [userId],
-    );
-    const row = rows[0];
+    const row = await lockUserDisabledAt(transaction, userId);
     if (!row) throw notFound();
     if (row.disabled_at !== null) return;
-    await transaction.query('UPDATE users SET disabled_at = $2 WHERE id = $1', [
-      userId,
-      new Date(context.clock.now()),
-    ]);
-    const ended = await endSessionsOfUser(transaction, userId);
-    await transaction.query('DELETE FROM sign_in_links WHERE user_id = $1', [userId]);
+    await markUserDisabled(transaction, { userId, now: context.clock.now() });
+    const ended = await deleteSessionsOfUser(transaction, userId);
+    await deleteSignInLinksOfUser(transaction, userId);
     await audit(transaction, context, 'user.disabled', userId, { sessionsEnded: ended });
   });
   return (await getUserInfo(context.database, userId)) as UserInfo;
@@ -251,14 +231,10 @@ export async function changeUserRole(
 ): Promise<UserInfo> {
   const next = parseRole(role);
   await context.database.transaction(async (transaction) => {
-    const { rows } = await transaction.query<{ role: Role }>(
-      'SELECT role FROM users WHERE id = $1 FOR UPDATE',
-      [userId],
-    );
-    const row = rows[0];
+    const row = await lockUserRole(transaction, userId);
     if (!row) throw notFound();
     if (row.role === next) return;
-    await transaction.query('UPDATE users SET role = $2 WHERE id = $1', [userId, next]);
+    await setUserRole(transaction, { userId, role: next });
     await userRoleChanged(transaction, context, userId, { from: row.role, to: next });
   });
   return (await getUserInfo(context.database, userId)) as UserInfo;
@@ -274,7 +250,7 @@ export async function userRoleChanged(
   userId: string,
   change: { from?: Role; to: Role },
 ): Promise<void> {
-  const ended = await endSessionsOfUser(transaction, userId);
+  const ended = await deleteSessionsOfUser(transaction, userId);
   await recordAuditEntry(
     transaction,
     {
@@ -297,11 +273,8 @@ export async function revokeUserSessions(
   userId: string,
 ): Promise<{ id: string; sessionsEnded: number }> {
   return context.database.transaction(async (transaction) => {
-    const { rows } = await transaction.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [
-      userId,
-    ]);
-    if (!rows[0]) throw notFound();
-    const ended = await endSessionsOfUser(transaction, userId);
+    if (!(await lockUser(transaction, userId))) throw notFound();
+    const ended = await deleteSessionsOfUser(transaction, userId);
     await audit(transaction, context, 'user.sessions_revoked', userId, { sessionsEnded: ended });
     return { id: userId, sessionsEnded: ended };
   });

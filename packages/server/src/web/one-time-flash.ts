@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
+import { deleteExpiredFlashes, insertFlash, takeFlashRow } from '../stores/flash-store.js';
 
 /** @internal How long a flash waits for the page that shows it: 5 minutes. */
 export const FLASH_LIFETIME_MS = 5 * 60_000;
@@ -32,16 +33,13 @@ export async function putFlash(
   ]);
   const now = options.clock.now();
   // Flashes nobody came back for are removed as new ones are made.
-  await database.query('DELETE FROM web_flashes WHERE expires_at <= $1', [new Date(now)]);
-  await database.query(
-    `INSERT INTO web_flashes (id, session_id, ciphertext, expires_at) VALUES ($1, $2, $3, $4)`,
-    [
-      id,
-      options.sessionId,
-      Buffer.concat([iv, cipher.getAuthTag(), body]),
-      new Date(now + FLASH_LIFETIME_MS),
-    ],
-  );
+  await deleteExpiredFlashes(database, new Date(now));
+  await insertFlash(database, {
+    id,
+    sessionId: options.sessionId,
+    ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]),
+    expiresAt: new Date(now + FLASH_LIFETIME_MS),
+  });
   return `${id}.${key.toString('base64url')}`;
 }
 
@@ -57,12 +55,7 @@ export async function takeFlash(
   const match = cookiePattern.exec(options.cookieValue ?? '');
   if (!match) return undefined;
   const [, id, keyText] = match as unknown as [string, string, string];
-  const { rows } = await database.query<{
-    session_id: string;
-    ciphertext: Buffer;
-    expires_at: string;
-  }>('DELETE FROM web_flashes WHERE id = $1 RETURNING session_id, ciphertext, expires_at', [id]);
-  const row = rows[0];
+  const row = await takeFlashRow(database, id);
   if (!row || row.session_id !== options.sessionId) return undefined;
   if (Date.parse(row.expires_at) <= options.clock.now()) return undefined;
   try {
