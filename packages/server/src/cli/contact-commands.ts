@@ -2,7 +2,7 @@ import type { ContactErasure } from '@followup/sdk';
 import { systemClock } from '../clock.js';
 import { eraseContact } from '../erasure/contact-erasure.js';
 import { createIdGenerator } from '../ids.js';
-import type { OperatorCommand, OperatorOutput } from './operator-commands.js';
+import type { OperatorCommand, OperatorOutput } from './operator-command.js';
 import { type OptionName, UsageError } from './usage.js';
 
 function plural(count: number, one: string, many: string): string {

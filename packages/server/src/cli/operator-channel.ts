@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { secretsEqual } from '@followup/webhooks';
 import { FollowUpServerError } from '../errors.js';
 import type { Database } from '../storage/database.js';
-import { type OperatorOutput, operatorCommands } from './operator-commands.js';
+import type { OperatorOutput } from './operator-command.js';
+import { operatorCommands } from './operator-commands.js';
 import { type CliOptions, optionSpec, UsageError } from './usage.js';
 
 /**

@@ -8,12 +8,8 @@ import { openPostgresDatabase } from '../storage/postgres-database.js';
 import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
 import { wholeNumber } from './edge-options.js';
 import { sendOperatorCommand } from './operator-channel.js';
-import {
-  type OperatorCommand,
-  type OperatorOutput,
-  operatorCommandOptions,
-  operatorCommands,
-} from './operator-commands.js';
+import type { OperatorCommand, OperatorOutput } from './operator-command.js';
+import { operatorCommandOptions, operatorCommands } from './operator-commands.js';
 import { createProgressBar, type TerminalSink } from './progress-bar.js';
 import { START_OPTIONS, startCommand, unsafeNoFsync } from './start-command.js';
 import { hasBareTrustProxy, TRUST_PROXY_NEEDS_PROXIES } from './trust-proxy.js';

@@ -12,7 +12,7 @@ import {
   type UserActionContext,
   type UserInfo,
 } from '../users/user-actions.js';
-import type { OperatorCommand, OperatorOutput } from './operator-commands.js';
+import type { OperatorCommand, OperatorOutput } from './operator-command.js';
 import { type CliOptions, type OptionName, UsageError } from './usage.js';
 
 /** @internal Where sign-in links point without `--public-url`: `start`'s default address. */
