@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { deleteSessionsOfUser } from '../stores/session-store.js';
 import { deleteSignInLinksOfUser } from '../stores/sign-in-link-store.js';
