@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type ProblemCode, type ProblemResponse, problemType } from '@followup/sdk';
+import { type ProblemResponse, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
