@@ -1,11 +1,11 @@
+import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from '../outbox/outbox.js';
+import type { Queryable } from '../storage/database.js';
 import {
   type AuditDependencies,
   type AuditEntry,
   auditEntryPart,
   type NewAuditEntry,
-} from '../audit/audit-log.js';
-import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from '../outbox/outbox.js';
-import type { Queryable } from '../storage/database.js';
+} from './audit-store.js';
 
 /**
  * @internal Writes a change's audit entry and its outbox event in one statement: what

@@ -1,14 +1,14 @@
 import type { WebhookEventKind } from '@followup/sdk';
-import {
-  type AuditActor,
-  auditEntryPart,
-  type NewAuditEntry,
-  recordAuditEntry,
-} from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { outboxEventPart, recordOutboxEvent } from '../outbox/outbox.js';
 import type { Database, Queryable } from '../storage/database.js';
+import {
+  type AuditActor,
+  auditEntryPart,
+  insertAuditEntry,
+  type NewAuditEntry,
+} from './audit-store.js';
 import { recordChange } from './audited-change-store.js';
 import { columnValue, itemColumns, itemFromRow } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
@@ -120,7 +120,7 @@ export function resourceCreate(
       );
     } else {
       if (table.audited.created) {
-        await recordAuditEntry(transaction, auditEntryOf(actor, id, fields), { clock, newId });
+        await insertAuditEntry(transaction, auditEntryOf(actor, id, fields), { clock, newId });
       }
       if (events) await recordOutboxEvent(transaction, event, { clock, newId });
     }

@@ -1,11 +1,11 @@
 import type { WebhookEventKind } from '@followup/sdk';
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { changedAttributes, recordOutboxEvent } from '../outbox/outbox.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import { changeAssignments } from '../storage/change-order.js';
 import type { Database, Queryable } from '../storage/database.js';
+import { type AuditActor, insertAuditEntry } from './audit-store.js';
 import { type CreatedRecord, type CreateRecordRequest, resourceCreate } from './resource-create.js';
 import { columnValue, itemColumns, itemFromRow } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
@@ -142,7 +142,7 @@ export function resourceStore(
     const row = rows[0];
     if (!row) throw recordNotFound(table, id);
     if (table.audited.updated) {
-      await recordAuditEntry(
+      await insertAuditEntry(
         transaction,
         { action: `${name}.updated`, actor, target: { type: name, id }, metadata: { fields } },
         { clock, newId },
@@ -178,7 +178,7 @@ export function resourceStore(
       ]);
     }
     if (table.audited.deleted) {
-      await recordAuditEntry(
+      await insertAuditEntry(
         transaction,
         { action: `${name}.deleted`, actor, target: { type: name, id }, metadata },
         { clock, newId },

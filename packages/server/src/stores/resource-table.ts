@@ -1,7 +1,7 @@
-import type { AuditActor } from '../audit/audit-log.js';
 import type { IdPrefix } from '../ids.js';
 import type { ChangeOrder } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import type { AuditActor } from './audit-store.js';
 import type { ResourceRowShape } from './resource-rows.js';
 
 /** What a resource's hooks may do inside the transaction of a change. */
