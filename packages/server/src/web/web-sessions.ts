@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import CsrfTokens from '@fastify/csrf';
 import { CSRF_TOKEN_HEADER } from '@followup/sdk';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { ActiveSession, SessionStore } from '../users/sessions.js';
 
 declare module 'fastify' {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { type AuditEntry, listAuditEntriesNewestFirst } from '../../audit/audit-log.js';
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-import type { WebPage } from './index.js';
 import { listTable, PAGE_SIZE } from './list-page.js';
 import { pageRoute, textField, when, withPageErrors } from './page-helpers.js';
+import type { WebPage } from './web-page.js';
 
 const auditTemplate = defineTemplate<{
   entries: { entry: AuditEntry; metadata: string }[];

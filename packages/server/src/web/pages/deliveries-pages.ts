@@ -9,7 +9,6 @@ import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-import type { WebPage } from './index.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
@@ -20,6 +19,7 @@ import {
   when,
   withPageErrors,
 } from './page-helpers.js';
+import type { WebPage } from './web-page.js';
 import { eventKindsText } from './webhook-endpoints-pages.js';
 
 const listTemplate = defineTemplate<{

@@ -8,9 +8,9 @@ import {
 } from '../../stores/receipt-store.js';
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-import type { WebPage } from './index.js';
 import { listPage, listTable, type Paging, pagingPartial, scrollingTable } from './list-page.js';
 import { pageRoute, sendNotFoundPage, textField, when, withPageErrors } from './page-helpers.js';
+import type { WebPage } from './web-page.js';
 
 const listTemplate = defineTemplate<{
   receipts: ReceiptSummary[];

@@ -4,7 +4,7 @@ import type { Capability } from '../../capabilities.js';
 import type { Clock } from '../../clock.js';
 import { FollowUpServerError } from '../../errors.js';
 import type { IdGenerator } from '../../ids.js';
-import { ProblemError } from '../../plugins/problem.js';
+import { ProblemError } from '../../problem-error.js';
 import type { Queryable } from '../../storage/database.js';
 import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
 import { pageContext, requirePageCapability, sendPage } from '../page-context.js';

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseDuration } from '../../duration.js';
-import { ProblemError } from '../../plugins/problem.js';
+import { ProblemError } from '../../problem-error.js';
 import { type Role, roles } from '../../tokens/role.js';
 import { MAX_ROLL_GRACE_SECONDS } from '../../tokens/token-limits.js';
 import { pageContext, sendPage } from '../page-context.js';
-import type { WebPage } from './index.js';
 import { listPage } from './list-page.js';
 import {
   actorOf,
@@ -25,6 +24,7 @@ import {
   rollTemplate,
   tokenExpiryChoices,
 } from './service-accounts-templates.js';
+import type { WebPage } from './web-page.js';
 
 /** An account's page. */
 function accountPath(id: string): string {

@@ -10,7 +10,6 @@ import {
 } from '../../users/user-actions.js';
 import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-import type { WebPage } from './index.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
@@ -22,6 +21,7 @@ import {
   when,
   withPageErrors,
 } from './page-helpers.js';
+import type { WebPage } from './web-page.js';
 
 const listTemplate = defineTemplate<{
   users: UserInfo[];

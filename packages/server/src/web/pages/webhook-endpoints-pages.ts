@@ -9,7 +9,6 @@ import { FollowUpServerError } from '../../errors.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import { type EndpointStatus, endpointStatus } from './endpoint-status.js';
-import type { WebPage } from './index.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
@@ -23,6 +22,7 @@ import {
   wholeTextField,
   withPageErrors,
 } from './page-helpers.js';
+import type { WebPage } from './web-page.js';
 
 interface SecretFlash {
   endpointId: string;

@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { IdGenerator } from '../../ids.js';
+import type { Database } from '../../storage/database.js';
+import type { AccountStore } from '../../tokens/account-store.js';
+
+// What every page file exports, apart from index.ts, which lists the pages: the page files
+// import this type, and index.ts imports them, so the type in index.ts would be a cycle.
+
+/** @internal What a page plugin gets: the same stores as `/api`, never SQL of its own. */
+export interface WebPageDependencies {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  accounts: AccountStore;
+  /** `--public-url`, when given; see `publicUrlOf` in page-context.ts. */
+  publicUrl: string | undefined;
+}
+
+/** @internal A page (or a family of pages): a Fastify plugin made from the dependencies. */
+export type WebPage = (dependencies: WebPageDependencies) => FastifyPluginAsync;
