@@ -1,16 +1,16 @@
 import { parseArgs } from 'node:util';
 import { FollowUpServerError } from '../errors.js';
-import type { TextSink } from '../plugins/logging.js';
 import type { Database } from '../storage/database.js';
 import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
+import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
 import { wholeNumber } from './edge-options.js';
 import { sendOperatorCommand } from './operator-channel.js';
 import type { OperatorCommand, OperatorOutput } from './operator-command.js';
 import { operatorCommandOptions, operatorCommands } from './operator-commands.js';
-import { createProgressBar, type TerminalSink } from './progress-bar.js';
+import { createProgressBar } from './progress-bar.js';
 import { START_OPTIONS, startCommand, unsafeNoFsync } from './start-command.js';
 import { hasBareTrustProxy, TRUST_PROXY_NEEDS_PROXIES } from './trust-proxy.js';
 import {
@@ -22,31 +22,7 @@ import {
   usage,
 } from './usage.js';
 
-/** What the CLI reads and writes; the real process, or a test's stand-ins. */
-export interface CliIo {
-  /** Where results go. */
-  stdout: TextSink;
-  /** Where diagnostics, errors and (on a terminal, `isTTY`) progress bars go. */
-  stderr: TerminalSink;
-  /**
-   * The environment (`PORT`, `HOST`, `DATABASE_URL`, `FOLLOWUP_DATA_DIR`,
-   * `INBOX_WEBHOOK_SECRET`, `EHR_WEBHOOK_SECRET_<KEY>`).
-   */
-  env: Record<string, string | undefined>;
-  /** Aborted to stop a running `start` (the binary wires SIGTERM and SIGINT to it). */
-  signal?: AbortSignal;
-  /**
-   * A migrated database to use instead of the one `--data-dir` / `--database-url` name; the CLI
-   * does not close it. For embedding the CLI, and for tests.
-   */
-  database?: Database;
-}
-
-/** @internal The database a command runs on, and how to let go of it. */
-export interface OpenedDatabase {
-  database: Database;
-  release(): Promise<void>;
-}
+export type { CliIo, OpenedDatabase } from './cli-io.js';
 
 /**
  * @internal The PGlite data directory the command names (see {@link resolveDataDirectory}), or

@@ -10,10 +10,10 @@ import { type RetentionSchedule, startRetentionSchedule } from '../retention/ret
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
 import { holdsAnyContact } from '../stores/demo-seed-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
+import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
-import type { CliIo, OpenedDatabase } from './run-cli.js';
 import {
   isLoopbackHost,
   isTrue,
