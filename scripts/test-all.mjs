@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite, exactly what CI runs: lint and format (biome, over the whole repository),
+// the import rules of packages/*/src (check:imports: dependency-cruiser, .dependency-cruiser.cjs),
 // the tests of these scripts, then for every package and example build, typecheck, unit and
 // integration tests, the SDK's and the webhooks package's tests once more on Node 22 (test:node22,
 // through scripts/testing/on-node.mjs), typedoc (warnings are errors) and the package checks
@@ -19,6 +20,7 @@ import { buildTestSummary, reportFileOf } from './testing/test-summary.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const TASKS = [
   'lint',
+  'check:imports',
   'test:scripts',
   'build',
   'typecheck',

@@ -1,10 +1,10 @@
 // The summary `npm test` prints after turbo: every suite (each workspace's test task, and the
-// other tasks: lint, build, typecheck, docs, check:package), what became of it, the test counts
-// from its vitest JSON report, and what did not run and why: whole suites (a dependency failed)
-// and the parts of suites their configuration left out (the server's PostgreSQL half without
-// FOLLOWUP_TEST_DATABASE_URL, the browser tests without Chromium: not-run-reporter.mjs). Kept
-// apart from scripts/test-all.mjs, which runs the commands, so that it can be tested on made-up
-// runs.
+// other tasks: lint, check:imports, build, typecheck, docs, check:package), what became of it,
+// the test counts from its vitest JSON report, and what did not run and why: whole suites (a
+// dependency failed) and the parts of suites their configuration left out (the server's
+// PostgreSQL half without FOLLOWUP_TEST_DATABASE_URL, the browser tests without Chromium:
+// not-run-reporter.mjs). Kept apart from scripts/test-all.mjs, which runs the commands, so that
+// it can be tested on made-up runs.
 
 /**
  * @typedef {object} PlannedTask A task of turbo's plan (`turbo run … --dry=json`).
