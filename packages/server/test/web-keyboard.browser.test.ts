@@ -9,7 +9,7 @@ import { createDeliveryStore } from '../src/delivery/deliveries.js';
 import { fanOutEvents } from '../src/delivery/fan-out.js';
 import { createEndpointStore } from '../src/delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../src/ids.js';
-import { recordOutboxEvent } from '../src/outbox/outbox.js';
+import { recordOutboxEvent } from '../src/stores/outbox-store.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
 import { inviteUser } from '../src/users/user-actions.js';
 import {

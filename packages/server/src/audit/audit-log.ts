@@ -24,7 +24,6 @@ export type {
 } from '../stores/audit-store.js';
 // The audit log's functions and types, imported from here by every surface; its SQL is in
 // stores/audit-store.ts.
-export { auditEntryPart } from '../stores/audit-store.js';
 export {
   decodeAuditCursor,
   decodeRecentAuditCursor,

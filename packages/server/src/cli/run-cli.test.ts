@@ -18,9 +18,9 @@ import {
 import { startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import { LOCK_FILE_NAME } from '../storage/data-directory-lock.js';
 import { SYNCED_MARKER_FILE } from '../storage/data-directory-sync.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
 import { OPERATOR_CHANNEL_FILE, OPERATOR_SOCKET_FILE } from './operator-channel.js';

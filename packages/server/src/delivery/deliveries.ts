@@ -3,6 +3,15 @@ import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import {
+  type DeliveryRow,
+  findDeliveryRow,
+  listDeliveryAttemptRows,
+  listDeliveryRows,
+  makeDeliveryDue,
+  makeFailedDeliveriesDue,
+} from '../stores/delivery-store.js';
+import { endpointExists } from '../stores/webhook-endpoint-store.js';
 
 /** The states of a delivery. */
 export const deliveryStates = ['pending', 'delivered', 'dead'] as const;
@@ -35,20 +44,6 @@ export interface DeliveryAttemptInfo {
   responseBody: string | null;
 }
 
-interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event: string;
-  endpoint_id: string;
-  state: DeliveryInfo['state'];
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
 function toInfo(row: DeliveryRow): DeliveryInfo {
   return {
     id: row.id,
@@ -64,9 +59,6 @@ function toInfo(row: DeliveryRow): DeliveryInfo {
     deliveredAt: row.delivered_at,
   };
 }
-
-const columns = `d.id, d.event_id, ev.event, d.endpoint_id, d.state, d.attempts, d.next_attempt_at,
-  d.last_status, d.last_error, d.created_at, d.delivered_at`;
 
 /**
  * @internal The operator's view of deliveries: list them, show one with its attempts, send one
@@ -104,44 +96,25 @@ export function createDeliveryStore(options: {
           message: `The state is one of ${deliveryStates.join(', ')}.`,
         });
       }
-      const order = filter.newestFirst ? 'd.created_at DESC, d.id DESC' : 'd.created_at, d.id';
-      const { rows } = await database.query<DeliveryRow>(
-        `SELECT ${columns} FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id
-          WHERE ($1::text IS NULL OR d.state = $1) AND ($3::text IS NULL OR d.endpoint_id = $3)
-          ORDER BY ${order} LIMIT $2 OFFSET $4`,
-        [
-          filter.state ?? null,
-          filter.limit ?? 1_000,
-          filter.endpointId ?? null,
-          filter.offset ?? 0,
-        ],
-      );
+      const rows = await listDeliveryRows(database, {
+        state: filter.state ?? null,
+        limit: filter.limit ?? 1_000,
+        endpointId: filter.endpointId ?? null,
+        offset: filter.offset ?? 0,
+        newestFirst: filter.newestFirst ?? false,
+      });
       return rows.map(toInfo);
     },
 
     /** One delivery, or `undefined`. */
     async get(id: string): Promise<DeliveryInfo | undefined> {
-      const { rows } = await database.query<DeliveryRow>(
-        `SELECT ${columns} FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id
-          WHERE d.id = $1`,
-        [id],
-      );
-      return rows[0] ? toInfo(rows[0]) : undefined;
+      const row = await findDeliveryRow(database, id);
+      return row ? toInfo(row) : undefined;
     },
 
     /** The attempts of a delivery, oldest first: when, how long, the status or the error. */
     async attempts(id: string): Promise<DeliveryAttemptInfo[]> {
-      const { rows } = await database.query<{
-        started_at: string;
-        duration_ms: number;
-        status: number | null;
-        error: string | null;
-        response_excerpt: Uint8Array | null;
-      }>(
-        `SELECT started_at, duration_ms, status, error, response_excerpt FROM delivery_attempts
-          WHERE delivery_id = $1 ORDER BY seq LIMIT 1000`,
-        [id],
-      );
+      const rows = await listDeliveryAttemptRows(database, id);
       return rows.map((row) => ({
         startedAt: row.started_at,
         durationMs: row.duration_ms,
@@ -158,14 +131,7 @@ export function createDeliveryStore(options: {
      */
     async retry(id: string, actor: AuditActor = { type: 'operator' }): Promise<DeliveryInfo> {
       return database.transaction(async (transaction) => {
-        const { rows } = await transaction.query<DeliveryRow>(
-          `WITH updated AS (
-             UPDATE deliveries SET state = 'pending', next_attempt_at = $2, lease_until = NULL
-              WHERE id = $1 RETURNING *)
-           SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
-          [id, new Date(clock.now())],
-        );
-        const row = rows[0];
+        const row = await makeDeliveryDue(transaction, { id, now: new Date(clock.now()) });
         if (!row) {
           throw new FollowUpServerError({
             code: 'delivery_not_found',
@@ -204,25 +170,17 @@ export function createDeliveryStore(options: {
         });
       }
       return database.transaction(async (transaction) => {
-        const endpoint = await transaction.query('SELECT id FROM webhook_endpoints WHERE id = $1', [
-          input.endpointId,
-        ]);
-        if (endpoint.rows.length === 0) {
+        if (!(await endpointExists(transaction, input.endpointId))) {
           throw new FollowUpServerError({
             code: 'endpoint_not_found',
             message: `No webhook endpoint ${input.endpointId}.`,
           });
         }
-        const { rows } = await transaction.query<DeliveryRow>(
-          `WITH updated AS (
-             UPDATE deliveries SET state = 'pending', next_attempt_at = $3, lease_until = NULL
-              WHERE endpoint_id = $1 AND created_at >= $2
-                AND (state = 'dead' OR (state = 'pending' AND attempts > 0))
-             RETURNING *)
-           SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id
-            ORDER BY d.created_at, d.id`,
-          [input.endpointId, input.since, new Date(clock.now())],
-        );
+        const rows = await makeFailedDeliveriesDue(transaction, {
+          endpointId: input.endpointId,
+          since: input.since,
+          now: new Date(clock.now()),
+        });
         await recordAuditEntry(
           transaction,
           {

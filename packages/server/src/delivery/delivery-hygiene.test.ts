@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createDeliveryStore } from './deliveries.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 import { createEndpointStore } from './webhook-endpoints.js';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { Database } from '../storage/database.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { fanOutEvents } from './fan-out.js';
 import { createEndpointStore } from './webhook-endpoints.js';
 

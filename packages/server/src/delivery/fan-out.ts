@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
-import { endpointTakesEvent } from './webhook-endpoints.js';
+import { insertDeliveriesOfEvents, takeUndispatchedEvents } from '../stores/fan-out-store.js';
 
 /** Most outbox events {@link fanOutEvents} takes at a time. */
 export const FAN_OUT_BATCH = 200;
@@ -36,45 +36,10 @@ export async function fanOutEvents(
   // that plan reads the outbox through its index of pending events; with the limit written into
   // the text, the plan made while the outbox was small was a sequential scan, and a long-running
   // server's creates fell from 2,750 to 680 a second within 30 s as the outbox grew.
-  const { rows } = await database.query<{
-    events: number;
-    event_ids: string[];
-    pair_event_ids: string[];
-    pair_endpoint_ids: string[];
-  }>(
-    `WITH events AS (
-       SELECT id, seq, event, created_at FROM outbox_events WHERE dispatched_at IS NULL
-        ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-     pairs AS (
-       -- An endpoint receives the kinds it lists (or every kind) that happen after it was added.
-       SELECT events.id AS event_id, events.seq, endpoint.id AS endpoint_id,
-              endpoint.created_at AS endpoint_created_at
-         FROM events JOIN webhook_endpoints AS endpoint
-           ON ${endpointTakesEvent('endpoint', 'events.event', 'events.created_at')}),
-     marked AS (
-       UPDATE outbox_events AS taken SET dispatched_at = $1 FROM events
-        WHERE taken.id = events.id AND NOT EXISTS (SELECT FROM pairs))
-     SELECT (SELECT count(*) FROM events)::int AS events,
-            (SELECT coalesce(array_agg(id ORDER BY seq), '{}') FROM events
-              WHERE EXISTS (SELECT FROM pairs)) AS event_ids,
-            (SELECT coalesce(array_agg(event_id ORDER BY seq, endpoint_created_at, endpoint_id), '{}')
-               FROM pairs) AS pair_event_ids,
-            (SELECT coalesce(array_agg(endpoint_id ORDER BY seq, endpoint_created_at, endpoint_id), '{}')
-               FROM pairs) AS pair_endpoint_ids`,
-    [now, limit],
-  );
-  const found = rows[0];
+  const found = await takeUndispatchedEvents(database, { now, limit });
   if (found === undefined || found.pair_event_ids.length === 0) return found?.events ?? 0;
   // Deliveries to make: their ids come from the id generator, in the events' order.
   const ids = found.pair_event_ids.map(() => dependencies.newId('dlv'));
-  await database.query(
-    `WITH inserted AS (
-       INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
-       SELECT id, event_id, endpoint_id, 'pending', 0, $4, $4
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS pairs (id, event_id, endpoint_id)
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING)
-     UPDATE outbox_events SET dispatched_at = $4 WHERE id = ANY ($5) AND dispatched_at IS NULL`,
-    [ids, found.pair_event_ids, found.pair_endpoint_ids, now, found.event_ids],
-  );
+  await insertDeliveriesOfEvents(database, { ids, found, now });
   return found.events;
 }

@@ -2,8 +2,10 @@ import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { notifyOutboxListeners } from '../outbox/outbox.js';
 import type { Database } from '../storage/database.js';
+import { insertDelivery } from '../stores/delivery-store.js';
+import { insertDispatchedEvent, notifyOutboxListeners } from '../stores/outbox-store.js';
+import { lockEndpointState } from '../stores/webhook-endpoint-store.js';
 
 /**
  * The kind of a test event: sent to one endpoint on request, never fanned out to others and
@@ -39,18 +41,14 @@ export async function sendTestEvent(
 ): Promise<QueuedTestEvent> {
   const { endpointId, clock, newId } = options;
   return database.transaction(async (transaction) => {
-    const { rows } = await transaction.query<{ state: string }>(
-      'SELECT state FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
-      [endpointId],
-    );
-    const endpoint = rows[0];
-    if (!endpoint) {
+    const state = await lockEndpointState(transaction, endpointId);
+    if (state === undefined) {
       throw new FollowUpServerError({
         code: 'endpoint_not_found',
         message: `No webhook endpoint ${endpointId}.`,
       });
     }
-    if (endpoint.state !== 'active') {
+    if (state !== 'active') {
       throw new FollowUpServerError({
         code: 'endpoint_disabled',
         message: `The endpoint ${endpointId} is disabled: enable it to send it a test event.`,
@@ -60,24 +58,16 @@ export async function sendTestEvent(
     const eventId = newId('evt');
     const deliveryId = newId('dlv');
     // Dispatched already: the fan-out never gives it to another endpoint.
-    await transaction.query(
-      `INSERT INTO outbox_events (id, event, data, created_at, dispatched_at)
-       VALUES ($1, $2, $3, $4, $4)`,
-      [
-        eventId,
-        TEST_EVENT_KIND,
-        JSON.stringify({
-          endpointId,
-          message: 'A test event from FollowUp: your endpoint received and verified it.',
-        }),
-        now,
-      ],
-    );
-    await transaction.query(
-      `INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, 'pending', 0, $4, $4)`,
-      [deliveryId, eventId, endpointId, now],
-    );
+    await insertDispatchedEvent(transaction, {
+      id: eventId,
+      event: TEST_EVENT_KIND,
+      data: {
+        endpointId,
+        message: 'A test event from FollowUp: your endpoint received and verified it.',
+      },
+      now,
+    });
+    await insertDelivery(transaction, { id: deliveryId, eventId, endpointId, now });
     await recordAuditEntry(
       transaction,
       {

@@ -5,6 +5,16 @@ import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
+import {
+  ALL_EVENTS,
+  deleteEndpoint,
+  type EndpointRow,
+  findEndpointRow,
+  insertEndpoint,
+  listEndpointRows,
+  rotateEndpointSecret,
+  setEndpointState,
+} from '../stores/webhook-endpoint-store.js';
 import { checkEndpointUrl } from './endpoint-address.js';
 
 /** The prefix of an endpoint's signing secret. */
@@ -12,25 +22,6 @@ export const SIGNING_SECRET_PREFIX = 'whsec_';
 
 /** The event kinds an endpoint may subscribe to: the SDK's wire list. */
 export const deliverableEvents: readonly string[] = WEBHOOK_EVENT_KINDS;
-
-/**
- * What an endpoint subscribed to every kind stores as its events: it receives the kinds added in
- * later releases too, unlike an endpoint that listed its kinds.
- */
-export const ALL_EVENTS = '*';
-
-/**
- * @internal The SQL condition under which the endpoint row `endpoint` takes an event of kind
- * `kind` that happened at `createdAt` (SQL expressions): it is active, lists the kind (or every
- * kind), and was added no later than the event. One text for the fan-out, which makes the
- * deliveries, and for the outbox, which marks an event no endpoint takes dispatched as it is
- * written.
- */
-export function endpointTakesEvent(endpoint: string, kind: string, createdAt: string): string {
-  return `${endpoint}.state = 'active'
-          AND (${kind} = ANY (${endpoint}.events) OR '${ALL_EVENTS}' = ANY (${endpoint}.events))
-          AND ${endpoint}.created_at <= ${createdAt}`;
-}
 
 /** Longest overlap of a secret rotation, in seconds (7 days). */
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
@@ -56,21 +47,6 @@ export interface WebhookEndpointInfo {
   createdAt: string;
   updatedAt: string;
 }
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string[];
-  state: 'active' | 'disabled';
-  disabled_reason: 'gone' | 'failing' | null;
-  failing_since: string | null;
-  previous_secret_until: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-const infoColumns =
-  'id, url, events, state, disabled_reason, failing_since, previous_secret_until, created_at, updated_at';
 
 function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
   const until = row.previous_secret_until;
@@ -182,14 +158,12 @@ export function createEndpointStore(options: {
   }
 
   async function updateOne(
-    sql: string,
-    params: unknown[],
+    update: (transaction: Queryable) => Promise<EndpointRow | undefined>,
     id: string,
     change: { action: string; actor: AuditActor; metadata?: Record<string, unknown> },
   ) {
     return database.transaction(async (transaction) => {
-      const { rows } = await transaction.query<EndpointRow>(sql, params);
-      const row = rows[0];
+      const row = await update(transaction);
       if (!row) throw notFound(id);
       await audit(transaction, change.action, id, change.actor, change.metadata);
       return toInfo(row, clock.now());
@@ -199,10 +173,7 @@ export function createEndpointStore(options: {
   function setState(id: string, state: 'active' | 'disabled', actor: AuditActor) {
     return updateOne(
       // A person's decision replaces the server's, and a new start forgets the failures.
-      `UPDATE webhook_endpoints
-          SET state = $3, updated_at = $2, disabled_reason = NULL, failing_since = NULL
-        WHERE id = $1 RETURNING ${infoColumns}`,
-      [id, new Date(clock.now()), state],
+      (transaction) => setEndpointState(transaction, { id, state, now: new Date(clock.now()) }),
       id,
       { action: state === 'active' ? 'enabled' : 'disabled', actor },
     );
@@ -226,32 +197,22 @@ export function createEndpointStore(options: {
       const secret = generateSigningSecret();
       const now = new Date(clock.now());
       const row = await database.transaction(async (transaction) => {
-        const { rows } = await transaction.query<EndpointRow>(
-          `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
-           VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
-          [id, url, events, secret, now],
-        );
+        const inserted = await insertEndpoint(transaction, { id, url, events, secret, now });
         await audit(transaction, 'created', id, actor, { url, events });
-        return rows[0] as EndpointRow;
+        return inserted;
       });
       return { ...toInfo(row, clock.now()), secret };
     },
 
     /** Every endpoint, oldest first; never a secret. */
     async list(): Promise<WebhookEndpointInfo[]> {
-      const { rows } = await database.query<EndpointRow>(
-        `SELECT ${infoColumns} FROM webhook_endpoints ORDER BY created_at, id`,
-      );
+      const rows = await listEndpointRows(database);
       return rows.map((row) => toInfo(row, clock.now()));
     },
 
     /** One endpoint, or `undefined` when no endpoint has this id; never a secret. */
     async get(id: string): Promise<WebhookEndpointInfo | undefined> {
-      const { rows } = await database.query<EndpointRow>(
-        `SELECT ${infoColumns} FROM webhook_endpoints WHERE id = $1`,
-        [id],
-      );
-      const row = rows[0];
+      const row = await findEndpointRow(database, id);
       return row ? toInfo(row, clock.now()) : undefined;
     },
 
@@ -287,10 +248,13 @@ export function createEndpointStore(options: {
       const secret = generateSigningSecret();
       const now = clock.now();
       const info = await updateOne(
-        `UPDATE webhook_endpoints
-            SET previous_secret = secret, previous_secret_until = $3, secret = $2, updated_at = $4
-          WHERE id = $1 RETURNING ${infoColumns}`,
-        [id, secret, new Date(now + overlapSeconds * 1000), new Date(now)],
+        (transaction) =>
+          rotateEndpointSecret(transaction, {
+            id,
+            secret,
+            previousUntil: new Date(now + overlapSeconds * 1000),
+            now: new Date(now),
+          }),
         id,
         { action: 'secret_rotated', actor, metadata: { overlapSeconds } },
       );
@@ -300,11 +264,7 @@ export function createEndpointStore(options: {
     /** Deletes an endpoint with its deliveries and their attempts. */
     async remove(id: string, actor: AuditActor = operator): Promise<void> {
       await database.transaction(async (transaction) => {
-        const { rowCount } = await transaction.query(
-          'DELETE FROM webhook_endpoints WHERE id = $1',
-          [id],
-        );
-        if (rowCount === 0) throw notFound(id);
+        if (!(await deleteEndpoint(transaction, id))) throw notFound(id);
         await audit(transaction, 'removed', id, actor);
       });
     },

@@ -2,7 +2,6 @@ import { type ContactErasure, ERASED_VALUE } from '@followup/sdk';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { notifyOutboxListeners, recordOutboxEvent } from '../outbox/outbox.js';
 import { ProblemError } from '../plugins/problem.js';
 import type { Database, Queryable } from '../storage/database.js';
 import {
@@ -20,6 +19,7 @@ import {
   writeStoredResponses,
 } from '../stores/contact-erasure-store.js';
 import { contactTable, lockContact } from '../stores/contact-store.js';
+import { notifyOutboxListeners, recordOutboxEvent } from '../stores/outbox-store.js';
 import { resourceStore } from '../stores/resource-store.js';
 import { comparableValue, eraseFields, eraseKnownValues, eraseRecordsOf } from './erased-values.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import type { Database, DatabaseDriver, QueryResult } from '../storage/database.js';
-import { OUTBOX_CHANNEL } from './outbox.js';
+import { OUTBOX_CHANNEL } from '../stores/outbox-store.js';
 import { createOutboxAnnouncer, OUTBOX_NOTIFY_INTERVAL_MS } from './outbox-announcer.js';
 
 // Storage that records each statement, answers nothing, and can be made to fail.

@@ -1,5 +1,5 @@
 import type { Database } from '../storage/database.js';
-import { notifyOutboxListeners } from './outbox.js';
+import { notifyOutboxListeners } from '../stores/outbox-store.js';
 
 /**
  * @internal The least time between two outbox notifications one process sends: 10 ms, as the

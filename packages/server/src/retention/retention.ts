@@ -1,13 +1,11 @@
 import type { Clock } from '../clock.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../plugins/idempotency.js';
 import type { Database } from '../storage/database.js';
+import { pruneFinishedDeliveries } from '../stores/delivery-store.js';
 import { pruneIdempotencyKeys } from '../stores/idempotency-store.js';
+import { pruneDispatchedEvents } from '../stores/outbox-store.js';
 import { pruneDeliveryDigests, pruneReceipts } from '../stores/receipt-store.js';
-import {
-  pruneContactTombstones,
-  pruneDispatchedEvents,
-  pruneFinishedDeliveries,
-} from '../stores/retention-store.js';
+import { pruneContactTombstones } from '../stores/retention-store.js';
 import { pruneSignInRecords } from '../users/sign-in-links.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

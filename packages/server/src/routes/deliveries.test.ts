@@ -4,7 +4,7 @@ import { useTestServer } from '../../test/support/server.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { roles } from '../tokens/role.js';
 
 describe('GET /api/deliveries/:id/attempts', () => {

@@ -10,12 +10,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { handlerErrorMessage } from '../receipts/handler-error-message.js';
 import { redactHeaders } from '../secret-headers.js';
 import type { Database } from '../storage/database.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import {
   insertReceipt,
   insertVerifiedReceipt,

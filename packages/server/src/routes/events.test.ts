@@ -5,8 +5,8 @@ import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { listEvents } from '../events/event-feed.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { Queryable } from '../storage/database.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { roles } from '../tokens/role.js';
 
 const EHR_SECRET = 'athena-secret';

@@ -5,13 +5,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../plugins/problem.js';
 import { answering } from '../plugins/route-problem-codes.js';
 import type { Database } from '../storage/database.js';
 import { insertMessage, listMessages } from '../stores/message-store.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { offsetListQuery } from './list-query.js';
 
 /**

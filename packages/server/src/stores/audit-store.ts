@@ -6,6 +6,7 @@ import {
   LEGACY_CHANGE_XID,
 } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
+import { createSqlParameters, type SqlParameters, type SqlPart, statementOf } from './sql-part.js';
 
 // The audit log's types live with its statements; audit/audit-log.ts re-exports them.
 
@@ -67,14 +68,13 @@ export interface AuditDependencies {
 /**
  * @internal An audit entry as part of a statement (see `recordAuditEntry`, and
  * `recordChange`, which writes it with an outbox event in one statement): a common table
- * expression that inserts the row. `parameter` adds a value to the statement's parameters and
- * answers its placeholder.
+ * expression that inserts the row. Its values go to `parameters`.
  */
 export function auditEntryPart(
   entry: NewAuditEntry,
   dependencies: AuditDependencies,
-  parameter: (value: unknown) => string,
-): { entry: AuditEntry; ctes: string } {
+  parameters: SqlParameters,
+): SqlPart & { entry: AuditEntry } {
   const id = dependencies.newId('aud');
   // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
   const occurredAt = new Date(dependencies.clock.now()).toISOString();
@@ -92,7 +92,7 @@ export function auditEntryPart(
          entry.target.id,
          JSON.stringify(metadata),
        ]
-         .map(parameter)
+         .map((value) => parameters.add(value))
          .join(', ')}))`;
   return {
     entry: {
@@ -104,6 +104,8 @@ export function auditEntryPart(
       metadata,
     },
     ctes,
+    // A statement of this part alone has nothing to answer.
+    select: 'SELECT 1',
   };
 }
 
@@ -113,12 +115,9 @@ export async function insertAuditEntry(
   entry: NewAuditEntry,
   dependencies: AuditDependencies,
 ): Promise<AuditEntry> {
-  const params: unknown[] = [];
-  const part = auditEntryPart(entry, dependencies, (value) => {
-    params.push(value);
-    return `$${params.length}`;
-  });
-  await queryable.query(`WITH ${part.ctes} SELECT 1`, params);
+  const parameters = createSqlParameters();
+  const part = auditEntryPart(entry, dependencies, parameters);
+  await queryable.query(statementOf(part), parameters.values);
   return part.entry;
 }
 

@@ -1,4 +1,3 @@
-import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from '../outbox/outbox.js';
 import type { Queryable } from '../storage/database.js';
 import {
   type AuditDependencies,
@@ -6,6 +5,8 @@ import {
   auditEntryPart,
   type NewAuditEntry,
 } from './audit-store.js';
+import { type NewOutboxEvent, type OutboxEvent, outboxEventPart } from './outbox-store.js';
+import { createSqlParameters } from './sql-part.js';
 
 /**
  * @internal Writes a change's audit entry and its outbox event in one statement: what
@@ -26,13 +27,9 @@ export async function recordChange(
   change: { audit: NewAuditEntry; event: NewOutboxEvent },
   dependencies: AuditDependencies,
 ): Promise<{ auditEntry: AuditEntry; event: OutboxEvent }> {
-  const params: unknown[] = [];
-  const parameter = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const audit = auditEntryPart(change.audit, dependencies, parameter);
-  const event = outboxEventPart(change.event, dependencies, parameter);
-  await queryable.query(`WITH ${audit.ctes}, ${event.ctes} ${event.select}`, params);
+  const parameters = createSqlParameters();
+  const audit = auditEntryPart(change.audit, dependencies, parameters);
+  const event = outboxEventPart(change.event, dependencies, parameters);
+  await queryable.query(`WITH ${audit.ctes}, ${event.ctes} ${event.select}`, parameters.values);
   return { auditEntry: audit.entry, event: event.event };
 }

@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { recordOutboxEvent } from '../outbox/outbox.js';
 import { contactChangeOrder } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 import { deleteContactDeals } from './deal-store.js';
+import { recordOutboxEvent } from './outbox-store.js';
 import { itemColumns, itemFromRow, type ResourceRowShape } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
 

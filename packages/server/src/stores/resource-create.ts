@@ -1,7 +1,6 @@
 import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { outboxEventPart, recordOutboxEvent } from '../outbox/outbox.js';
 import type { Database, Queryable } from '../storage/database.js';
 import {
   type AuditActor,
@@ -10,8 +9,10 @@ import {
   type NewAuditEntry,
 } from './audit-store.js';
 import { recordChange } from './audited-change-store.js';
+import { outboxEventPart, recordOutboxEvent } from './outbox-store.js';
 import { columnValue, itemColumns, itemFromRow } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
+import { createSqlParameters } from './sql-part.js';
 
 /** @internal What {@link resourceCreate}'s `createRecord` is given. */
 export interface CreateRecordRequest {
@@ -154,22 +155,18 @@ export function resourceCreate(
     body: Record<string, unknown>,
   ): Promise<CreatedRecord> {
     const { id, values, sent, fields } = insertOf(body);
-    const params = [...values];
-    const parameter = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
+    const parameters = createSqlParameters(values);
     // The audit entry's and the event's inserts run whether or not the final SELECT reads them.
     const ctes = [`inserted AS (${insertStatement})`];
     let pendingColumn = '';
     if (table.audited.created) {
-      ctes.push(auditEntryPart(auditEntryOf(actor, id, fields), { clock, newId }, parameter).ctes);
+      ctes.push(auditEntryPart(auditEntryOf(actor, id, fields), { clock, newId }, parameters).ctes);
     }
     if (events) {
       const event = outboxEventPart(
         { event: eventKind, data: toItem(sent) },
         { clock, newId },
-        parameter,
+        parameters,
       );
       ctes.push(event.ctes);
       // Whether an endpoint takes the event (see outboxEventPart), to wake the workers.
@@ -179,7 +176,10 @@ export function resourceCreate(
     // the first one made is kept and sent again: the storage layer finds its prepared statement
     // by text, and a string it has seen before is found without hashing 2 KB anew.
     oneStatementText ??= `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
-    const { rows } = await database.query<Record<string, unknown>>(oneStatementText, params);
+    const { rows } = await database.query<Record<string, unknown>>(
+      oneStatementText,
+      parameters.values,
+    );
     const row = rows[0] as Record<string, unknown>;
     return { item: toItem(row), pending: row.event_pending === true };
   }

@@ -1,11 +1,11 @@
 import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { changedAttributes, recordOutboxEvent } from '../outbox/outbox.js';
 import { ProblemError } from '../problem-error.js';
 import { changeAssignments } from '../storage/change-order.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { type AuditActor, insertAuditEntry } from './audit-store.js';
+import { changedAttributes, recordOutboxEvent } from './outbox-store.js';
 import { type CreatedRecord, type CreateRecordRequest, resourceCreate } from './resource-create.js';
 import { columnValue, itemColumns, itemFromRow } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';

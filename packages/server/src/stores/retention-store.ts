@@ -1,47 +1,7 @@
 import type { Queryable } from '../storage/database.js';
 
-// Retention's deletes on tables whose own stores belong to other families (deliveries and the
-// outbox, the contact change feed): each is one statement, kept here until those stores exist.
-
-/**
- * @internal Deletes finished deliveries (delivered or dead) created before `createdBefore`,
- * with their attempts; answers how many of each went.
- */
-export async function pruneFinishedDeliveries(
-  database: Queryable,
-  createdBefore: Date,
-): Promise<{ deliveries: number; attempts: number }> {
-  // Attempts go with their delivery (ON DELETE CASCADE); the statement's snapshot counts them.
-  const { rows } = await database.query<{ deliveries: number; attempts: number }>(
-    `WITH gone AS (
-       DELETE FROM deliveries
-        WHERE state IN ('delivered', 'dead') AND created_at < $1
-       RETURNING id)
-     SELECT (SELECT count(*) FROM gone)::int AS deliveries,
-            (SELECT count(*) FROM delivery_attempts
-              WHERE delivery_id IN (SELECT id FROM gone))::int AS attempts`,
-    [createdBefore],
-  );
-  return { deliveries: rows[0]?.deliveries ?? 0, attempts: rows[0]?.attempts ?? 0 };
-}
-
-/**
- * @internal Deletes dispatched outbox events created before `createdBefore` that no pending
- * delivery still needs; answers how many went.
- */
-export async function pruneDispatchedEvents(
-  database: Queryable,
-  createdBefore: Date,
-): Promise<number> {
-  const { rowCount } = await database.query(
-    `DELETE FROM outbox_events e
-      WHERE e.dispatched_at IS NOT NULL AND e.created_at < $1
-        AND NOT EXISTS (SELECT 1 FROM deliveries d
-                         WHERE d.event_id = e.id AND d.state = 'pending')`,
-    [createdBefore],
-  );
-  return rowCount;
-}
+// Retention's delete of the contact change feed's tombstones, one statement; those of
+// deliveries and the outbox are in delivery-store.ts and outbox-store.ts.
 
 /**
  * @internal Deletes the tombstones of contacts deleted before `deletedBefore` and moves the

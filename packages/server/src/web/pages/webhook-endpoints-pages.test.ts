@@ -6,7 +6,7 @@ import { consoleBrowser } from '../../../test/support/console.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { createDeliveryWorker } from '../../delivery/delivery-worker.js';
 import { createIdGenerator } from '../../ids.js';
-import { recordOutboxEvent } from '../../outbox/outbox.js';
+import { recordOutboxEvent } from '../../stores/outbox-store.js';
 
 describe('Webhook endpoints pages: the state the server put an endpoint in', () => {
   const server = useTestServer();

@@ -3,7 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from './outbox.js';
+import { recordOutboxEvent } from './outbox-store.js';
 
 describe('recordOutboxEvent', () => {
   const database = useTestDatabase();

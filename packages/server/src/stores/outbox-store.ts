@@ -1,8 +1,13 @@
 import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
-import { endpointTakesEvent } from '../delivery/webhook-endpoints.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
+import { createSqlParameters, type SqlParameters, type SqlPart, statementOf } from './sql-part.js';
+import { endpointTakesEvent } from './webhook-endpoint-store.js';
+
+// The statements of `outbox_events` that write and announce events, and retention's delete of
+// dispatched ones; the event feed's reads are in event-feed-store.ts, the fan-out's in
+// fan-out-store.ts.
 
 /** @internal The PostgreSQL notification channel an outbox event is announced on. */
 export const OUTBOX_CHANNEL = 'followup_outbox';
@@ -53,12 +58,9 @@ export async function recordOutboxEvent(
   event: NewOutboxEvent,
   dependencies: { clock: Clock; newId: IdGenerator },
 ): Promise<OutboxEvent> {
-  const params: unknown[] = [];
-  const part = outboxEventPart(event, dependencies, (value) => {
-    params.push(value);
-    return `$${params.length}`;
-  });
-  await queryable.query(`WITH ${part.ctes} ${part.select}`, params);
+  const parameters = createSqlParameters();
+  const part = outboxEventPart(event, dependencies, parameters);
+  await queryable.query(statementOf(part), parameters.values);
   return part.event;
 }
 
@@ -69,14 +71,14 @@ export async function recordOutboxEvent(
  * nothing else to answer: `false` when no endpoint takes the event, which is then written
  * dispatched (the fan-out's condition, `endpointTakesEvent`, read as the row is written; an
  * endpoint committed later receives the events written after it). No notification is sent in the
- * statement (see `createOutboxAnnouncer`). `parameter` adds a value to the statement's
- * parameters and answers its placeholder.
+ * statement (see `createOutboxAnnouncer`). Its values go to `parameters`.
  */
 export function outboxEventPart(
   event: NewOutboxEvent,
   dependencies: { clock: Clock; newId: IdGenerator },
-  parameter: (value: unknown) => string,
-): { event: OutboxEvent; ctes: string; select: string } {
+  parameters: SqlParameters,
+): SqlPart & { event: OutboxEvent } {
+  const parameter = parameters.add;
   const id = dependencies.newId('evt');
   // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
   const createdAt = new Date(dependencies.clock.now()).toISOString();
@@ -137,4 +139,38 @@ export function changedAttributes(
     changed = true;
   }
   return changed ? previous : undefined;
+}
+
+/**
+ * @internal Writes an event already dispatched, which the fan-out never gives to an endpoint:
+ * for a delivery made by hand to one endpoint (`webhook.test`).
+ */
+export async function insertDispatchedEvent(
+  transaction: Queryable,
+  event: { id: string; event: string; data: Record<string, unknown>; now: Date },
+): Promise<void> {
+  const { id: eventId, now } = event;
+  await transaction.query(
+    `INSERT INTO outbox_events (id, event, data, created_at, dispatched_at)
+       VALUES ($1, $2, $3, $4, $4)`,
+    [eventId, event.event, JSON.stringify(event.data), now],
+  );
+}
+
+/**
+ * @internal Deletes dispatched outbox events created before `createdBefore` that no pending
+ * delivery still needs; answers how many went.
+ */
+export async function pruneDispatchedEvents(
+  database: Queryable,
+  createdBefore: Date,
+): Promise<number> {
+  const { rowCount } = await database.query(
+    `DELETE FROM outbox_events e
+      WHERE e.dispatched_at IS NOT NULL AND e.created_at < $1
+        AND NOT EXISTS (SELECT 1 FROM deliveries d
+                         WHERE d.event_id = e.id AND d.state = 'pending')`,
+    [createdBefore],
+  );
+  return rowCount;
 }

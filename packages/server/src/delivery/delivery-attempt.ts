@@ -1,0 +1,112 @@
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import {
+  type ClaimedRow,
+  insertDeliveryAttempt,
+  recordDeliveryOutcome,
+} from '../stores/delivery-claim-store.js';
+import { buildDeliveryRequest } from './delivery-request.js';
+import { recordEndpointHealth } from './endpoint-health.js';
+import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
+import { retryAfterMs } from './retry-after.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { signingSecrets } from './webhook-endpoints.js';
+
+/** @internal What {@link createDeliveryAttempter}'s attempts need: the worker's resolved options. */
+export interface DeliveryAttempterOptions {
+  database: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  /** The retry schedule, in seconds. */
+  schedule: readonly number[];
+  random: () => number;
+  timeoutMs: number;
+  autoDisableAfterMs: number;
+  allowPrivate: boolean;
+  allowInsecure: boolean;
+  lookup: LookupFunction | undefined;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * @internal Makes one attempt of a claimed delivery: builds the signed request, posts it, and
+ * records the attempt, the delivery's new state (delivered, a retry at the schedule's time or
+ * the subscriber's `Retry-After`, or dead) and the endpoint's health in one transaction. Never
+ * rejects: a failure to record is told to `onError`, and the lease running out makes the
+ * delivery due again, with the same id.
+ */
+export function createDeliveryAttempter(
+  options: DeliveryAttempterOptions,
+): (row: ClaimedRow) => Promise<void> {
+  const { database, clock, newId, schedule, random, autoDisableAfterMs } = options;
+
+  async function record(row: ClaimedRow, startedAt: number, result: DeliveryAttemptResult) {
+    const attempts = row.attempts + 1;
+    const now = clock.now();
+    const scheduled =
+      result.outcome === 'delivered' ? undefined : retryDelayMs(attempts, schedule, random);
+    // A subscriber's Retry-After (429, 503) is honoured up to its cap, never shortening the
+    // schedule's wait; a spent schedule stays spent.
+    const asked = retryAfterMs(result.retryAfter, now);
+    const wait =
+      scheduled === undefined || asked === undefined ? scheduled : Math.max(scheduled, asked);
+    const state =
+      result.outcome === 'delivered' ? 'delivered' : wait === undefined ? 'dead' : 'pending';
+    await database.transaction(async (transaction) => {
+      await insertDeliveryAttempt(transaction, {
+        deliveryId: row.id,
+        startedAt: new Date(startedAt),
+        durationMs: result.durationMs,
+        status: result.status ?? null,
+        error: result.error ?? null,
+        responseExcerpt: result.responseExcerpt ?? null,
+      });
+      await recordEndpointHealth(
+        transaction,
+        { endpointId: row.endpoint_id, deliveryId: row.id, result, now },
+        { autoDisableAfterMs, clock, newId },
+      );
+      await recordDeliveryOutcome(transaction, {
+        id: row.id,
+        leaseUntil: row.lease_until,
+        state,
+        nextAttemptAt: wait === undefined ? null : new Date(now + wait),
+        status: result.status ?? null,
+        error: result.error ?? null,
+        now: new Date(now),
+      });
+    });
+  }
+
+  return async function attempt(row: ClaimedRow): Promise<void> {
+    const startedAt = clock.now();
+    const request = buildDeliveryRequest(
+      {
+        id: row.id,
+        event: row.event,
+        eventId: row.event_id,
+        createdAt: row.event_created_at,
+        data: row.data,
+        previousAttributes: row.previous_attributes,
+      },
+      { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
+    );
+    const result = await postDelivery({
+      url: row.url,
+      body: request.body,
+      headers: request.headers,
+      timeoutMs: options.timeoutMs,
+      allowPrivate: options.allowPrivate,
+      allowInsecure: options.allowInsecure,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
+    try {
+      await record(row, startedAt, result);
+    } catch (error) {
+      // Not recorded: the lease runs out and the delivery is made again, with the same id.
+      options.onError(error);
+    }
+  };
+}

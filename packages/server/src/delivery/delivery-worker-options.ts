@@ -1,0 +1,117 @@
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+
+// The delivery worker's options, their defaults and its interface (the worker itself is
+// delivery-worker.ts).
+
+/** Default time one attempt may take, connection to answer: 15 seconds. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+/** Default most attempts one worker has in flight to one endpoint: 4. */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
+/**
+ * Default run of failures after which an endpoint is disabled: every attempt failing for 5 days.
+ */
+export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 86_400_000;
+/** Default number of attempts one worker makes at the same time. */
+export const DEFAULT_DELIVERY_CONCURRENCY = 32;
+/**
+ * Default longest wait between two looks for due deliveries when nothing woke the worker: 1
+ * second. New events wake it at once (this process's directly, other instances' through
+ * PostgreSQL `LISTEN/NOTIFY`), and a retry or a lease's end when it is due; the poll covers
+ * operator retries and notifications lost with a connection.
+ */
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/**
+ * Default least time between two looks that wake-ups start: 10 ms. A wake-up after a quiet
+ * spell looks at once; wake-ups that follow closer than this (a burst of writes, each waking the
+ * worker) are answered by one look at the end of the interval, which takes all their events
+ * together, instead of one look per write.
+ */
+export const DEFAULT_WAKE_INTERVAL_MS = 10;
+
+/** Options of {@link createDeliveryWorker}. */
+export interface DeliveryWorkerOptions {
+  /** The storage, already migrated. The worker does not close it. */
+  database: Database;
+  /**
+   * The time used for due dates, leases, signatures and records; defaults to the system clock.
+   * With a clock that only moves when told, drive the worker with `runDue()`.
+   */
+  clock?: Clock;
+  /** Makes delivery ids; defaults to a ULID generator on `clock`. */
+  newId?: IdGenerator;
+  /**
+   * The wait before each retry, in seconds (`--delivery-retry-delays`,
+   * `DELIVERY_RETRY_DELAYS`); after the last one the delivery is dead. Defaults to
+   * `DEFAULT_RETRY_DELAYS_SECONDS` (11 retries over about 3.3 days). Each wait is spread by
+   * ±20 %.
+   */
+  retryDelays?: readonly number[];
+  /** The most one attempt may take, in milliseconds; defaults to 15 000. */
+  attemptTimeoutMs?: number;
+  /**
+   * The most attempts this worker has in flight to one endpoint at a time, so that one slow
+   * subscriber cannot take every slot (`--endpoint-concurrency`); defaults to 4. Each instance
+   * counts its own: N instances make at most N times this many.
+   */
+  endpointConcurrency?: number;
+  /**
+   * How long every attempt to an endpoint may fail before the server disables it, in
+   * milliseconds (`--auto-disable-after`); defaults to 5 days. A `410 Gone` disables it at once.
+   * Both are audited as `endpoint.disabled` by the system.
+   */
+  autoDisableAfterMs?: number;
+  /** Attempts made at the same time by this worker; defaults to 32. */
+  concurrency?: number;
+  /**
+   * Whether deliveries may go to loopback, private and reserved addresses
+   * (`--allow-private-endpoints`, `ALLOW_PRIVATE_ENDPOINTS`, implied by `--demo`). Off by
+   * default: the resolved address is checked at every attempt.
+   */
+  allowPrivate?: boolean;
+  /**
+   * Whether `http:` endpoints may be reached on public addresses, the event in clear
+   * (`--allow-insecure-endpoints`, `ALLOW_INSECURE_ENDPOINTS`). Off by default: `http:` reaches
+   * only private addresses, where those are allowed (local development).
+   */
+  allowInsecure?: boolean;
+  /**
+   * How long a claimed delivery stays with this worker, in milliseconds; after it, another
+   * worker may take it (the holder was killed). Defaults to the attempt timeout plus 5 s (the
+   * time to record the attempt).
+   */
+  leaseMs?: number;
+  /** The longest wait between two looks for due deliveries; see {@link DEFAULT_POLL_INTERVAL_MS}. */
+  pollIntervalMs?: number;
+  /**
+   * The least time between two looks started by wake-ups, in milliseconds; see
+   * {@link DEFAULT_WAKE_INTERVAL_MS}. `0` looks at every wake-up.
+   */
+  wakeIntervalMs?: number;
+  /** Random numbers in [0, 1) for the jitter, `Math.random` by default. */
+  random?: () => number;
+  /** Told about a failure of the worker itself (storage unreachable); it carries on. */
+  onError?: (error: unknown) => void;
+  /** Name resolution, for tests; defaults to the system resolver behind the address guard. */
+  lookup?: LookupFunction;
+}
+
+/** A running delivery worker: see {@link createDeliveryWorker}. */
+export interface DeliveryWorker {
+  /** Starts looking for due deliveries, now and after every poll interval or wake-up. */
+  start(): void;
+  /** Looks for work at once: call it after committing an outbox event. */
+  wake(): void;
+  /**
+   * Turns waiting events into deliveries and makes every attempt due now, until none is left;
+   * resolves when they are recorded. For tests with a clock that only moves when told.
+   */
+  runDue(): Promise<void>;
+  /**
+   * Stops claiming, lets the attempts in flight finish and records them (each ends within the
+   * attempt timeout), then resolves. The database stays open.
+   */
+  close(): Promise<void>;
+}

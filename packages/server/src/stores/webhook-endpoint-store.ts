@@ -1,0 +1,174 @@
+import type { Queryable } from '../storage/database.js';
+
+// The statements of `webhook_endpoints`: the operator's changes (delivery/webhook-endpoints.ts),
+// the worker's record of an endpoint's health (delivery/endpoint-health.ts), and the one
+// condition under which an endpoint takes an event.
+
+/**
+ * What an endpoint subscribed to every kind stores as its events: it receives the kinds added in
+ * later releases too, unlike an endpoint that listed its kinds.
+ */
+export const ALL_EVENTS = '*';
+
+/**
+ * @internal The SQL condition under which the endpoint row `endpoint` takes an event of kind
+ * `kind` that happened at `createdAt` (SQL expressions): it is active, lists the kind (or every
+ * kind), and was added no later than the event. The one place that decides it: the fan-out,
+ * which makes the deliveries, and the outbox, which marks an event no endpoint takes dispatched
+ * as it is written (so that its writer need not wake the workers), both use this text.
+ */
+export function endpointTakesEvent(endpoint: string, kind: string, createdAt: string): string {
+  return `${endpoint}.state = 'active'
+          AND (${kind} = ANY (${endpoint}.events) OR '${ALL_EVENTS}' = ANY (${endpoint}.events))
+          AND ${endpoint}.created_at <= ${createdAt}`;
+}
+
+/** @internal An endpoint's row as the operator's statements read it: never its secrets. */
+export interface EndpointRow {
+  id: string;
+  url: string;
+  events: string[];
+  state: 'active' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | null;
+  failing_since: string | null;
+  previous_secret_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const infoColumns =
+  'id, url, events, state, disabled_reason, failing_since, previous_secret_until, created_at, updated_at';
+
+/** @internal Inserts an active endpoint; answers its row. */
+export async function insertEndpoint(
+  queryable: Queryable,
+  endpoint: { id: string; url: string; events: string[]; secret: string; now: Date },
+): Promise<EndpointRow> {
+  const { id, url, events, secret, now } = endpoint;
+  const { rows } = await queryable.query<EndpointRow>(
+    `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+           VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
+    [id, url, events, secret, now],
+  );
+  return rows[0] as EndpointRow;
+}
+
+/** @internal Every endpoint, oldest first. */
+export async function listEndpointRows(queryable: Queryable): Promise<EndpointRow[]> {
+  const { rows } = await queryable.query<EndpointRow>(
+    `SELECT ${infoColumns} FROM webhook_endpoints ORDER BY created_at, id`,
+  );
+  return rows;
+}
+
+/** @internal The endpoint with this id, or `undefined`. */
+export async function findEndpointRow(
+  queryable: Queryable,
+  id: string,
+): Promise<EndpointRow | undefined> {
+  const { rows } = await queryable.query<EndpointRow>(
+    `SELECT ${infoColumns} FROM webhook_endpoints WHERE id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/**
+ * @internal Sets an endpoint's state by a person's decision, which replaces the server's (no
+ * `disabled_reason`) and forgets the failures; `undefined` when no endpoint has this id.
+ */
+export async function setEndpointState(
+  queryable: Queryable,
+  change: { id: string; state: 'active' | 'disabled'; now: Date },
+): Promise<EndpointRow | undefined> {
+  const { rows } = await queryable.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+          SET state = $3, updated_at = $2, disabled_reason = NULL, failing_since = NULL
+        WHERE id = $1 RETURNING ${infoColumns}`,
+    [change.id, change.now, change.state],
+  );
+  return rows[0];
+}
+
+/**
+ * @internal Gives an endpoint a new secret, the current one signing beside it until
+ * `previousUntil`; `undefined` when no endpoint has this id.
+ */
+export async function rotateEndpointSecret(
+  queryable: Queryable,
+  change: { id: string; secret: string; previousUntil: Date; now: Date },
+): Promise<EndpointRow | undefined> {
+  const { rows } = await queryable.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+            SET previous_secret = secret, previous_secret_until = $3, secret = $2, updated_at = $4
+          WHERE id = $1 RETURNING ${infoColumns}`,
+    [change.id, change.secret, change.previousUntil, change.now],
+  );
+  return rows[0];
+}
+
+/**
+ * @internal Deletes an endpoint with its deliveries and their attempts (`ON DELETE CASCADE`);
+ * answers whether there was one.
+ */
+export async function deleteEndpoint(queryable: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await queryable.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
+  return rowCount !== 0;
+}
+
+/** @internal Whether an endpoint has this id. */
+export async function endpointExists(queryable: Queryable, id: string): Promise<boolean> {
+  const endpoint = await queryable.query('SELECT id FROM webhook_endpoints WHERE id = $1', [id]);
+  return endpoint.rows.length !== 0;
+}
+
+/**
+ * @internal An endpoint's state, its row locked until the transaction ends (so that it is not
+ * disabled or removed meanwhile); `undefined` when no endpoint has this id.
+ */
+export async function lockEndpointState(
+  transaction: Queryable,
+  id: string,
+): Promise<string | undefined> {
+  const { rows } = await transaction.query<{ state: string }>(
+    'SELECT state FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  return rows[0]?.state;
+}
+
+/** @internal Ends an endpoint's run of failures (after a delivered attempt). */
+export async function clearEndpointFailure(queryable: Queryable, id: string): Promise<void> {
+  await queryable.query(
+    'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+    [id],
+  );
+}
+
+/**
+ * @internal Starts an endpoint's run of failures at `now`, or keeps the one under way; answers
+ * since when it fails and the endpoint's state, `undefined` when the endpoint is gone.
+ */
+export async function recordEndpointFailure(
+  queryable: Queryable,
+  failure: { id: string; now: Date },
+): Promise<{ failing_since: string; state: string } | undefined> {
+  const { rows } = await queryable.query<{ failing_since: string; state: string }>(
+    `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2)
+        WHERE id = $1 RETURNING failing_since, state`,
+    [failure.id, failure.now],
+  );
+  return rows[0];
+}
+
+/** @internal Disables an endpoint by the server's decision, saying why. */
+export async function disableEndpointFor(
+  queryable: Queryable,
+  change: { id: string; reason: 'gone' | 'failing'; now: Date },
+): Promise<void> {
+  await queryable.query(
+    `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = $2, updated_at = $3
+        WHERE id = $1`,
+    [change.id, change.reason, change.now],
+  );
+}
