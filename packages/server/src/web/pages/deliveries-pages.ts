@@ -20,7 +20,7 @@ import {
   withPageErrors,
 } from './page-helpers.js';
 import type { WebPage } from './web-page.js';
-import { eventKindsText } from './webhook-endpoints-pages.js';
+import { eventKindsText } from './webhook-endpoints-templates.js';
 
 const listTemplate = defineTemplate<{
   deliveries: DeliveryInfo[];

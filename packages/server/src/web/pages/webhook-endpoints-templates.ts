@@ -1,0 +1,158 @@
+import { deliverableEvents, type WebhookEndpointInfo } from '../../delivery/webhook-endpoints.js';
+import { defineTemplate } from '../templates.js';
+import type { EndpointStatus, endpointStatus } from './endpoint-status.js';
+import { listTable, type Paging, pagingPartial } from './list-page.js';
+import { csrfPartial } from './page-helpers.js';
+
+// The templates of the Webhook endpoints pages (`webhook-endpoints-pages.ts`).
+
+/** @internal The signing secret shown once after **Add endpoint** or **Rotate secret**. */
+export interface SecretFlash {
+  endpointId: string;
+  secret: string;
+  rotated: boolean;
+  previousSecretUntil: string | null;
+}
+
+/**
+ * @internal The event kinds an endpoint can take, as the empty states name them (template
+ * source: each kind in `<code>`; kinds are lower-case words and dots, nothing to escape).
+ */
+export const eventKindsText = deliverableEvents.map((kind) => `<code>${kind}</code>`).join(', ');
+
+// The one-time secret after Add endpoint or Rotate secret (data: `it.secret`).
+const secretPartial = `<% if (it.secret) { %>
+<section class="notice warning" aria-labelledby="secret-heading">
+<h2 id="secret-heading"><%= it.secret.rotated ? 'New signing secret' : 'Signing secret' %> of <%= it.secret.endpointId %></h2>
+<p><strong>Copy it now: this is the only time it is shown.</strong> Give it to the receiver, which verifies every delivery with it.<% if (it.secret.previousSecretUntil) { %> The previous secret signs too until <%= it.when(it.secret.previousSecretUntil) %>.<% } %></p>
+<p class="secret" id="signing-secret"><%= it.secret.secret %></p>
+<button type="button" class="secondary" data-copy="signing-secret" data-js-only>Copy secret</button>
+</section>
+<% } %>`;
+
+// What can be done to an endpoint (data: `it.csrfToken`, `endpoint`, and `it.back`: where the
+// forms come back to, `list` or `detail`).
+const actionsPartial = `<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
+${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
+<button type="submit" class="secondary" aria-label="Rotate secret of <%= endpoint.id %>">Rotate secret</button>
+</form>
+<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/<%= endpoint.state === 'active' ? 'disable' : 'enable' %>" class="inline">
+${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
+<button type="submit" class="secondary" aria-label="<%= endpoint.state === 'active' ? 'Disable' : 'Enable' %> <%= endpoint.id %>"><%= endpoint.state === 'active' ? 'Disable' : 'Enable' %></button>
+</form>
+<% if (endpoint.state === 'active') { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/test" class="inline">
+${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
+<button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
+</form><% } %>
+<form method="get" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/remove" class="inline">
+<button type="submit" class="secondary" aria-label="Remove <%= endpoint.id %>">Remove</button>
+</form>
+<a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
+`;
+
+// The badge of an endpoint's state (data: `status`, an EndpointStatus).
+const statusPartial = `<span class="badge <%= status.tone %>"><%= status.label %></span>`;
+
+/** @internal The list of webhook endpoints, a page at a time. */
+export const listTemplate = defineTemplate<{
+  endpoints: WebhookEndpointInfo[];
+  secret: SecretFlash | undefined;
+  csrfToken: string;
+  back: 'list';
+  statusOf: typeof endpointStatus;
+  paging: Paging;
+  when: (iso: string | null | undefined) => string;
+}>(`
+<h1>Webhook endpoints</h1>
+<p>URLs that receive a signed webhook for each event of the kinds they take: contacts and deals created, updated and deleted, inbox messages received, EHR receipts recorded.</p>
+<form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
+${secretPartial}
+${listTable({
+  rows: 'endpoints',
+  label: 'Webhook endpoints',
+  row: 'endpoint',
+  columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
+  cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
+<td><%= endpoint.events.join(', ') %></td>
+<td><% const status = it.statusOf(endpoint); %>${statusPartial}<% if (status.summary) { %><br><span class="muted"><%= status.summary %></span><% } %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
+<td><%= it.when(endpoint.createdAt) %></td>
+<td>
+${actionsPartial}</td>`,
+  empty: `No endpoints yet. Add one to receive a signed webhook for each event of the kinds it takes, every kind unless you choose some: ${eventKindsText}.`,
+})}
+${pagingPartial}
+`);
+
+/** @internal One endpoint's page. */
+export const detailTemplate = defineTemplate<{
+  endpoint: WebhookEndpointInfo;
+  status: EndpointStatus;
+  secret: SecretFlash | undefined;
+  csrfToken: string;
+  back: 'detail';
+  when: (iso: string | null | undefined) => string;
+}>(`
+<p><a href="/webhook-endpoints">Webhook endpoints</a></p>
+<h1>Endpoint <%= it.endpoint.id %></h1>
+${secretPartial}
+<% const status = it.status; %>
+<% if (status.detail && status.tone !== 'ok') { %><p class="notice <%= status.tone === 'danger' ? 'error' : 'warning' %>"><strong><%= status.label %>.</strong> <%= status.detail %></p><% } %>
+<dl class="facts">
+<dt>URL</dt><dd><span class="url"><%= it.endpoint.url %></span></dd>
+<dt>State</dt><dd>${statusPartial}</dd>
+<dt>Failing since</dt><dd><%= it.when(it.endpoint.failingSince) %></dd>
+<dt>Events</dt><dd><%= it.endpoint.events.join(', ') %></dd>
+<dt>Previous secret signs until</dt><dd><%= it.when(it.endpoint.previousSecretUntil) %></dd>
+<dt>Created</dt><dd><%= it.when(it.endpoint.createdAt) %></dd>
+<dt>Updated</dt><dd><%= it.when(it.endpoint.updatedAt) %></dd>
+</dl>
+<h2>Actions</h2>
+<% const endpoint = it.endpoint; %>
+<div class="actions">
+${actionsPartial}
+</div>
+`);
+
+/** @internal The confirmation of **Remove**. */
+export const removeTemplate = defineTemplate<{ endpoint: WebhookEndpointInfo; csrfToken: string }>(`
+<h1>Remove endpoint <%= it.endpoint.id %>?</h1>
+<p>URL: <span class="url"><%= it.endpoint.url %></span></p>
+<p class="notice warning">Its deliveries and their attempts are deleted with it, and nothing more is sent to it. This cannot be undone; disabling it instead keeps its deliveries.</p>
+<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(it.endpoint.id) %>/remove">
+${csrfPartial}
+<button type="submit" class="danger">Remove endpoint</button>
+</form>
+<p><a href="/webhook-endpoints">Cancel</a></p>
+`);
+
+// No maxlength on the URL: a browser cuts a pasted value to it without a word. A URL over the
+// limit comes back here with the message, as typed (checkEndpointUrl says the limit).
+/** @internal The **Add endpoint** form. */
+export const newTemplate = defineTemplate<{
+  csrfToken: string;
+  kinds: readonly string[];
+  url: string;
+  events: readonly string[];
+  error: string | undefined;
+}>(`
+<h1>Add endpoint</h1>
+<% if (it.error) { %><p class="notice error" id="add-endpoint-error" role="alert"><%= it.error %></p><% } %>
+<form method="post" action="/webhook-endpoints" class="stacked">
+${csrfPartial}
+<label for="url">URL
+<input id="url" name="url" type="url" required value="<%= it.url %>"<% if (it.error) { %> aria-invalid="true" aria-describedby="add-endpoint-error"<% } %> placeholder="https://crm.example.com/hooks/followup" autocomplete="off">
+</label>
+<fieldset>
+<legend>Events</legend>
+<p class="muted">Leave every box empty to receive every kind.</p>
+<% for (const kind of it.kinds) { %>
+<label class="check"><input type="checkbox" name="events" value="<%= kind %>"<% if (it.events.includes(kind)) { %> checked<% } %>> <%= kind %></label>
+<% } %>
+</fieldset>
+<button type="submit">Add</button>
+</form>
+<p><a href="/webhook-endpoints">Back to webhook endpoints</a></p>
+`);
