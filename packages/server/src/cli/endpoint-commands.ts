@@ -1,11 +1,8 @@
 import { systemClock } from '../clock.js';
 import { endpointUrlLengthRefusal } from '../delivery/endpoint-address.js';
+import { parseEventList } from '../delivery/event-list.js';
 import { sendTestEvent, TEST_EVENT_KIND } from '../delivery/test-event.js';
-import {
-  createEndpointStore,
-  parseEventList,
-  type WebhookEndpointInfo,
-} from '../delivery/webhook-endpoints.js';
+import { createEndpointStore, type WebhookEndpointInfo } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
 import { listOutput, type OperatorCommand, output, pageOf } from './operator-command.js';
 import { type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';

@@ -12,7 +12,7 @@ import { recordEndpointHealth } from './endpoint-health.js';
 import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
 import { retryAfterMs } from './retry-after.js';
 import { retryDelayMs } from './retry-schedule.js';
-import { signingSecrets } from './webhook-endpoints.js';
+import { signingSecrets } from './signing-secrets.js';
 
 /** @internal What {@link createDeliveryAttempter}'s attempts need: the worker's resolved options. */
 export interface DeliveryAttempterOptions {

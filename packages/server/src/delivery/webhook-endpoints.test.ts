@@ -2,7 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
-import { createEndpointStore, parseEventList, signingSecrets } from './webhook-endpoints.js';
+import { parseEventList } from './event-list.js';
+import { signingSecrets } from './signing-secrets.js';
+import { createEndpointStore } from './webhook-endpoints.js';
 
 describe('the webhook endpoint store', () => {
   const database = useTestDatabase();

@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
 import {
-  ALL_EVENTS,
   deleteEndpoint,
   type EndpointRow,
   findEndpointRow,
@@ -16,18 +13,12 @@ import {
   setEndpointState,
 } from '../stores/webhook-endpoint-store.js';
 import { checkEndpointUrl } from './endpoint-address.js';
-
-/** The prefix of an endpoint's signing secret. */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
-
-/** The event kinds an endpoint may subscribe to: the SDK's wire list. */
-export const deliverableEvents: readonly string[] = WEBHOOK_EVENT_KINDS;
-
-/** Longest overlap of a secret rotation, in seconds (7 days). */
-export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
-
-/** Default overlap of a secret rotation, in seconds (24 hours). */
-export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+import { parseEventList } from './event-list.js';
+import {
+  DEFAULT_ROTATION_OVERLAP_SECONDS,
+  generateSigningSecret,
+  MAX_ROTATION_OVERLAP_SECONDS,
+} from './signing-secrets.js';
 
 /** @internal An endpoint as the operator sees it: never its secrets. */
 export interface WebhookEndpointInfo {
@@ -63,66 +54,11 @@ function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
   };
 }
 
-/**
- * @internal A new signing secret: `whsec_` and 32 random bytes in standard base64, so that one
- * secret serves both schemes (Standard Webhooks decodes the base64; `t=,v1=` keys with the
- * string).
- */
-export function generateSigningSecret(): string {
-  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
-}
-
-/**
- * @internal The secrets that sign an attempt at `now`: the current one first, and the previous
- * one while a rotation's overlap lasts.
- */
-export function signingSecrets(
-  row: { secret: string; previous_secret: string | null; previous_secret_until: string | null },
-  now: number,
-): string[] {
-  const overlapping =
-    row.previous_secret !== null &&
-    row.previous_secret_until !== null &&
-    Date.parse(row.previous_secret_until) > now;
-  return overlapping ? [row.secret, row.previous_secret as string] : [row.secret];
-}
-
 function notFound(id: string): FollowUpServerError {
   return new FollowUpServerError({
     code: 'endpoint_not_found',
     message: `No webhook endpoint ${id}.`,
   });
-}
-
-/**
- * @internal Parses `--events`: kinds separated by commas, each one the server delivers; without
- * it (or with `*`), every kind, later ones included (`['*']`).
- */
-export function parseEventList(text: string | undefined): string[] {
-  if (text === undefined || text.trim() === ALL_EVENTS) return [ALL_EVENTS];
-  const events = [
-    ...new Set(
-      text
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== ''),
-    ),
-  ];
-  if (events.length === 0) {
-    throw new FollowUpServerError({
-      code: 'invalid_events',
-      message: 'Name at least one event kind.',
-    });
-  }
-  for (const event of events) {
-    if (!deliverableEvents.includes(event)) {
-      throw new FollowUpServerError({
-        code: 'invalid_events',
-        message: `Unknown event kind ${JSON.stringify(event.slice(0, 60))}; known: ${deliverableEvents.join(', ')}.`,
-      });
-    }
-  }
-  return events;
 }
 
 /**

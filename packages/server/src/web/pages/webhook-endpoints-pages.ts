@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { deliverableEvents } from '../../delivery/event-list.js';
 import { sendTestEvent } from '../../delivery/test-event.js';
-import { createEndpointStore, deliverableEvents } from '../../delivery/webhook-endpoints.js';
+import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { endpointStatus } from './endpoint-status.js';
