@@ -5,23 +5,7 @@
 
 const SERVER_FOLDER = '^packages/server/src/[^/]+';
 
-// Known exception, TEMPORARY: outbox/outbox.ts imports delivery/webhook-endpoints.ts
-// (`endpointTakesEvent`) while delivery/ imports outbox/, the outbox<->delivery folder cycle of
-// issue 24, which is being ended apart from this change. The folder rule flags each folder
-// dependency that lies on a cycle; these are the ones that do only because of that edge (it also
-// closes stores -> outbox -> delivery -> audit -> stores). A cycle made of these edges alone is
-// that one; any other cycle has an edge not listed here and fails the check. dependency-cruiser's
-// baseline (known violations) does not apply to folder rules, hence the list. Delete it, and the
-// rules built from it, when the cycle is gone.
-const KNOWN_OUTBOX_DELIVERY_CYCLE_EDGES = {
-  outbox: ['delivery'],
-  delivery: ['outbox', 'audit'],
-  stores: ['outbox'],
-  audit: ['stores'],
-};
-const folderPattern = (names) => `^packages/server/src/(${names.join('|')})$`;
-
-/** The folder-cycle rule, split so that each folder's known edges (above) are let through. */
+/** No cycle between the server's folders. */
 const serverFolderCycleRules = [
   {
     name: 'no-server-folder-cycle',
@@ -31,20 +15,9 @@ const serverFolderCycleRules = [
       'layer that depends on others one way only. Files at the top of src/ (build-server.ts, ' +
       'problem-error.ts, clock.ts, …) are not a folder here.',
     scope: 'folder',
-    from: {
-      path: SERVER_FOLDER,
-      pathNot: folderPattern(Object.keys(KNOWN_OUTBOX_DELIVERY_CYCLE_EDGES)),
-    },
+    from: { path: SERVER_FOLDER },
     to: { path: SERVER_FOLDER, circular: true },
   },
-  ...Object.entries(KNOWN_OUTBOX_DELIVERY_CYCLE_EDGES).map(([from, known]) => ({
-    name: 'no-server-folder-cycle',
-    severity: 'error',
-    comment: `As no-server-folder-cycle, from ${from}/, but for the outbox<->delivery cycle (temporary).`,
-    scope: 'folder',
-    from: { path: folderPattern([from]) },
-    to: { path: SERVER_FOLDER, pathNot: folderPattern(known), circular: true },
-  })),
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

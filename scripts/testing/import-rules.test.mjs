@@ -118,23 +118,4 @@ describe('import rules (.dependency-cruiser.cjs)', () => {
     });
     expect(violations).toEqual([]);
   });
-
-  it('let only the known outbox<->delivery cycle through (temporary)', () => {
-    const known = {
-      [server('outbox/outbox.ts')]:
-        "import { takes } from '../delivery/endpoints.js';\nexport const outbox = takes;\n",
-      [server('delivery/endpoints.ts')]: 'export const takes = 1;\n',
-      [server('delivery/worker.ts')]:
-        "import { outbox } from '../outbox/outbox.js';\nexport const worker = outbox;\n",
-    };
-    expect(violationsOf(known)).toEqual([]);
-    const another = violationsOf({
-      ...known,
-      [server('delivery/page.ts')]:
-        "import { view } from '../web/view.js';\nexport const page = view;\n",
-      [server('web/view.ts')]:
-        "import { takes } from '../delivery/endpoints.js';\nexport const view = takes;\n",
-    });
-    expect(another.map((violation) => violation.rule)).toContain('no-server-folder-cycle');
-  });
 });
