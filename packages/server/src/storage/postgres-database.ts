@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { FollowUpServerError } from '../errors.js';
-import { type Database, PoolDatabase, typeParsers } from './database.js';
+import type { Database } from './database.js';
+import { PoolDatabase } from './pool-database.js';
+import { typeParsers } from './type-parsers.js';
 
 /** Options of {@link openPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
