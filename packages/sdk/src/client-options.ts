@@ -1,4 +1,5 @@
 import type { FollowUpError } from './errors.js';
+import type { QueryParameter, RequestEvent, ResponseEvent } from './request-options.js';
 
 /**
  * What to do when a response does not match this SDK version's schema (unknown fields and
@@ -221,107 +222,46 @@ export interface FollowUpOptions {
 }
 
 /**
- * A query parameter's value: a list repeats the parameter, `undefined` leaves it out.
+ * The default time budget of one call, in milliseconds (60 s).
  *
  * @example
  * ```ts
- * const query: Record<string, QueryParameter> = { tag: ['a', 'b'], page: 2 };
+ * const client = new FollowUp({ token, baseUrl, timeout: DEFAULT_TIMEOUT_MS * 2 });
  * ```
  */
-export type QueryParameter = string | number | boolean | readonly string[] | undefined;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * The default number of retries of a retryable failure (2, so 3 attempts).
+ *
+ * @example
+ * ```ts
+ * const patient = new FollowUp({ token, baseUrl, maxRetries: DEFAULT_MAX_RETRIES + 3 });
+ * ```
+ */
+export const DEFAULT_MAX_RETRIES = 2;
 
 /**
- * What {@link FollowUpOptions.onRequest} receives before each attempt is sent.
+ * What `JSON.stringify(client)` shows of a {@link FollowUp} client: settings, never the token.
  *
  * @example
  * ```ts
- * const onRequest = (event: RequestEvent) => {
- *   event.headers.traceparent = currentTraceparent();
- * };
+ * const summary: FollowUpSummary = client.toJSON();
  * ```
  */
-export interface RequestEvent {
-  /** `GET`, `POST`, `PATCH` or `DELETE`. */
-  readonly method: string;
-  /** The absolute URL, query included. */
-  readonly url: string;
-  /** 1 for the first attempt, 2 for the first retry… */
-  readonly attempt: number;
-  /**
-   * The headers about to be sent, lower-case names; add or change entries to send them (a trace
-   * header, say). The `Authorization` header is not in it and is added afterwards, so that a hook
-   * that logs the headers never logs the token.
-   */
-  readonly headers: Record<string, string>;
+export interface FollowUpSummary {
+  /** The base URL, normalised. */
+  baseUrl: string;
+  /** The service account the token belongs to. */
+  serviceAccountId: string;
+  /** The default time budget of a call, in milliseconds. */
+  timeout: number;
+  /** The default retry count. */
+  maxRetries: number;
 }
 
-/**
- * What {@link FollowUpOptions.onResponse} receives when each attempt's answer arrives (before its
- * body is read).
- *
- * @example
- * ```ts
- * const onResponse = ({ method, url, status, durationMs }: ResponseEvent) =>
- *   metrics.timing('followup.request', durationMs, { method, status });
- * ```
- */
-export interface ResponseEvent {
-  /** `GET`, `POST`, `PATCH` or `DELETE`. */
-  readonly method: string;
-  /** The absolute URL, query included. */
-  readonly url: string;
-  /** 1 for the first attempt, 2 for the first retry… */
-  readonly attempt: number;
-  /** The HTTP status. */
-  readonly status: number;
-  /** The server's `X-Request-Id`, to quote when asking about this call. */
-  readonly requestId: string | undefined;
-  /** Milliseconds from sending to the response's headers, by the client's clock. */
-  readonly durationMs: number;
-  /** The response's headers. */
-  readonly headers: Headers;
-}
-
-/**
- * Options every call accepts as its last argument.
- *
- * @example
- * ```ts
- * const controller = new AbortController();
- * const contact = await client.contacts.get(id, { signal: controller.signal, timeout: 5_000 });
- * ```
- */
-export interface RequestOptions {
-  /** Aborts this call (and, for a list, every later page). */
-  signal?: AbortSignal;
-  /** This call's time budget in milliseconds; overrides the client's. */
-  timeout?: number;
-  /** This call's retry count; overrides the client's. */
-  maxRetries?: number;
-  /**
-   * The `Idempotency-Key` of a `POST`. The SDK generates one per call when it is not given, and
-   * sends the same key on every retry, which is what makes retrying a create safe.
-   */
-  idempotencyKey?: string;
-  /**
-   * Headers to add to this call (names are case-insensitive), beside and over the client's
-   * `defaultHeaders`. `Authorization`, `Content-Type` and `Idempotency-Key` are the client's own
-   * and cannot be replaced this way.
-   *
-   * @example
-   * ```ts
-   * await client.contacts.get(id, { headers: { 'x-correlation-id': correlationId } });
-   * ```
-   */
-  headers?: Readonly<Record<string, string>>;
-  /**
-   * Query parameters to add to this call, over the client's `defaultQuery` and the call's own
-   * parameters. A list repeats the parameter.
-   *
-   * @example
-   * ```ts
-   * await client.contacts.list({ limit: 10 }, { query: { include: 'experimental' } });
-   * ```
-   */
-  query?: Readonly<Record<string, QueryParameter>>;
-}
+export type {
+  QueryParameter,
+  RequestEvent,
+  RequestOptions,
+  ResponseEvent,
+} from './request-options.js';

@@ -1,12 +1,20 @@
 import { APIPromise } from './api-promise.js';
-import type {
-  FollowUpOptions,
-  QueryParameter,
-  RequestOptions,
-  Validation,
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type FollowUpOptions,
+  type FollowUpSummary,
+  type QueryParameter,
+  type RequestOptions,
+  type Validation,
 } from './client-options.js';
 import { ConfigurationError } from './errors.js';
-import { checkHeaders, checkMaxRetries, checkTimeout } from './internal/check-options.js';
+import {
+  checkBaseUrl,
+  checkHeaders,
+  checkMaxRetries,
+  checkTimeout,
+} from './internal/check-options.js';
 import { environmentVariable } from './internal/client-header.js';
 import { HttpClient } from './internal/http-client.js';
 import { mergeDefined } from './internal/merge-defined.js';
@@ -44,89 +52,15 @@ import {
   userSchema,
 } from './schemas/user.js';
 
-/**
- * The default time budget of one call, in milliseconds (60 s).
- *
- * @example
- * ```ts
- * const client = new FollowUp({ token, baseUrl, timeout: DEFAULT_TIMEOUT_MS * 2 });
- * ```
- */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/**
- * The default number of retries of a retryable failure (2, so 3 attempts).
- *
- * @example
- * ```ts
- * const patient = new FollowUp({ token, baseUrl, maxRetries: DEFAULT_MAX_RETRIES + 3 });
- * ```
- */
-export const DEFAULT_MAX_RETRIES = 2;
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type FollowUpSummary,
+} from './client-options.js';
 
 const VALIDATIONS: readonly Validation[] = ['strict', 'warn', 'off'];
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const denoInspectSymbol = Symbol.for('Deno.customInspect');
-
-/**
- * Whether a URL's host is this machine: `localhost` (and names under `.localhost`), 127.0.0.0/8
- * or `[::1]`. Plain `http:` is only for these, where nothing crosses a network.
- */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
-
-function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(String(baseUrl));
-  } catch {
-    throw new ConfigurationError({
-      message: 'baseUrl must be an absolute http or https URL, e.g. https://followup.example.com.',
-    });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError({ message: 'baseUrl must use http or https.' });
-  }
-  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
-    throw new ConfigurationError({
-      message:
-        'baseUrl must use https for a host other than this machine (the token and the data would ' +
-        'cross the network in clear); pass allowInsecureHttp: true to use http anyway.',
-    });
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigurationError({ message: 'baseUrl must not carry credentials; use the token.' });
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new ConfigurationError({ message: 'baseUrl must not have a query or a fragment.' });
-  }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-}
-
-/**
- * What `JSON.stringify(client)` shows of a {@link FollowUp} client: settings, never the token.
- *
- * @example
- * ```ts
- * const summary: FollowUpSummary = client.toJSON();
- * ```
- */
-export interface FollowUpSummary {
-  /** The base URL, normalised. */
-  baseUrl: string;
-  /** The service account the token belongs to. */
-  serviceAccountId: string;
-  /** The default time budget of a call, in milliseconds. */
-  timeout: number;
-  /** The default retry count. */
-  maxRetries: number;
-}
 
 /**
  * The FollowUp client. Construct one per token and reuse it: it holds no connection, only

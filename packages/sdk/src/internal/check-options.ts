@@ -74,3 +74,46 @@ export function checkIdempotencyKey(key: unknown): string {
   }
   return key;
 }
+
+/**
+ * Whether a URL's host is this machine: `localhost` (and names under `.localhost`), 127.0.0.0/8
+ * or `[::1]`. Plain `http:` is only for these, where nothing crosses a network.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/** A client's `baseUrl` checked and normalised (no trailing slash); a {@link ConfigurationError} if unusable. */
+export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw new ConfigurationError({
+      message: 'baseUrl must be an absolute http or https URL, e.g. https://followup.example.com.',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError({ message: 'baseUrl must use http or https.' });
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new ConfigurationError({
+      message:
+        'baseUrl must use https for a host other than this machine (the token and the data would ' +
+        'cross the network in clear); pass allowInsecureHttp: true to use http anyway.',
+    });
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError({ message: 'baseUrl must not carry credentials; use the token.' });
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError({ message: 'baseUrl must not have a query or a fragment.' });
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
