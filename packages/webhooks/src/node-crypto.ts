@@ -1,5 +1,6 @@
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
+import { hmac, keyCache } from './node-hmac.js';
 import type { WebhookPayload } from './payload.js';
 import { rawPayload } from './payload.js';
 import { type HeadersLike, readHeaderQuietly } from './read-header.js';
@@ -34,31 +35,6 @@ import {
 } from './standard-webhooks.js';
 import { plainNow, plainTolerance, withinPlainTolerance } from './time.js';
 import type { SignedVendorProfile } from './vendor-profiles.js';
-
-// A KeyObject per string secret saves encoding the secret and setting up the key on every call
-// (about a tenth of a small verification). Bounded, oldest first out. Only secrets that passed
-// normalizeSecrets get here (keyOf is called after planning), so a string found in the cache is
-// known to be a valid secret: the fast path below relies on it.
-const KEY_CACHE_SIZE = 64;
-const keyCache = new Map<string, KeyObject>();
-
-function keyOf(secret: WebhookSecret): KeyObject | Uint8Array {
-  if (typeof secret !== 'string') return secret;
-  let key = keyCache.get(secret);
-  if (key === undefined) {
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value as string);
-    keyCache.set(secret, key);
-  }
-  return key;
-}
-
-function hmac(secret: WebhookSecret, prefix: string, body: string | Uint8Array): Buffer {
-  const mac = createHmac('sha256', keyOf(secret));
-  if (prefix !== '') mac.update(prefix);
-  mac.update(body);
-  return mac.digest();
-}
 
 /** Returns the index of the first secret whose HMAC equals one of the candidates, or throws. */
 function matchSecret(job: VerificationJob): number {
