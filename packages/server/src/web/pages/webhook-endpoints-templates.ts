@@ -68,7 +68,7 @@ export const listTemplate = defineTemplate<{
   when: (iso: string | null | undefined) => string;
 }>(`
 <h1>Webhook endpoints</h1>
-<p>URLs that receive a signed webhook for each event of the kinds they take: contacts and deals created, updated and deleted, inbox messages received, EHR receipts recorded.</p>
+<p>URLs that receive a signed webhook for each event of the kinds they take: contacts and deals created, updated and deleted, contacts erased, inbox messages received, EHR receipts recorded.</p>
 <form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
 ${secretPartial}
 ${listTable({
