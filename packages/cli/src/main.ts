@@ -4,8 +4,9 @@ import type { CliIo } from './cli-io.js';
 import { type Command, echoable, parseCommandLine } from './command.js';
 import { loginCommand, logoutCommand } from './login-command.js';
 import { processIo } from './process-io.js';
+import { triggerCommand } from './trigger-command.js';
 
-const COMMANDS: readonly Command[] = [loginCommand, logoutCommand];
+const COMMANDS: readonly Command[] = [triggerCommand, loginCommand, logoutCommand];
 
 /** Exit code of a command that did its work. */
 export const EXIT_OK = 0;
