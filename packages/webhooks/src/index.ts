@@ -18,6 +18,7 @@ export {
   verifyStandardWebhook,
   verifyVendorSignature,
 } from './node-crypto.js';
+export { signStandardWebhook } from './node-standard-webhook-signing.js';
 export type { WebhookPayload } from './payload.js';
 export type { HeaderGetter, HeadersLike } from './read-header.js';
 export type { WebhookSecret } from './secrets.js';
@@ -39,6 +40,7 @@ export {
 } from './signature-scheme.js';
 export {
   STANDARD_WEBHOOK_HEADERS,
+  type StandardWebhookSignOptions,
   type StandardWebhookVerifyOptions,
   type VerifiedStandardWebhook,
 } from './standard-webhooks.js';

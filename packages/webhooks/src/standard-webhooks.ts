@@ -1,7 +1,7 @@
 import { verificationError } from './errors.js';
 import { type HeadersLike, readHeader } from './read-header.js';
 import { normalizeSecrets, type WebhookSecret } from './secrets.js';
-import { checkTimestamp, type TimestampOptions } from './time.js';
+import { checkTimestamp, type Instant, type TimestampOptions, toUnixSeconds } from './time.js';
 
 /** The Standard Webhooks header names (lower case, as the specification writes them). */
 export const STANDARD_WEBHOOK_HEADERS = {
@@ -131,6 +131,42 @@ export function planStandardWebhook(
     standardWebhookKey(secret, secrets.length === 1 ? 'The secret' : `Secret #${index}`),
   );
   return { id, timestamp, prefix: `${id}.${timestamp}.`, candidates, keys };
+}
+
+/** Options of `signStandardWebhook`. */
+export interface StandardWebhookSignOptions {
+  /** `webhook-id`: the message id, the same on every retry (FollowUp's delivery id). */
+  id: string;
+  /**
+   * The endpoint's signing secret, or several during a rotation (one `v1,` entry per secret,
+   * in the same order): `whsec_<base64>` (the decoded bytes are the key) or the key bytes.
+   */
+  secret: WebhookSecret | readonly WebhookSecret[];
+  /** The time to sign: a `Date` or Unix seconds. Defaults to now. */
+  timestamp?: Instant;
+}
+
+/** Everything a Standard Webhooks signature needs, checked. Shared by both entries. */
+export function planStandardSigning(options: StandardWebhookSignOptions): {
+  prefix: string;
+  keys: Uint8Array[];
+} {
+  if (typeof options !== 'object' || options === null) {
+    throw verificationError('invalid_secret', 'No options were given; pass { id, secret }.');
+  }
+  const { id } = options;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 256 || !/^[\x21-\x7e]+$/.test(id)) {
+    throw new RangeError('id (webhook-id) is 1 to 256 visible ASCII characters.');
+  }
+  const secrets = normalizeSecrets(options.secret);
+  const timestamp =
+    options.timestamp === undefined
+      ? Math.floor(Date.now() / 1000)
+      : toUnixSeconds(options.timestamp, 'timestamp');
+  const keys = secrets.map((secret, index) =>
+    standardWebhookKey(secret, secrets.length === 1 ? 'The secret' : `Secret #${index}`),
+  );
+  return { prefix: `${id}.${timestamp}.`, keys };
 }
 
 /** Compares two digests in constant time for their (public) length. */

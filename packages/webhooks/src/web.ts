@@ -32,6 +32,7 @@ export {
 } from './signature-scheme.js';
 export {
   STANDARD_WEBHOOK_HEADERS,
+  type StandardWebhookSignOptions,
   type StandardWebhookVerifyOptions,
   type VerifiedStandardWebhook,
 } from './standard-webhooks.js';
@@ -53,6 +54,7 @@ export {
   verifyStandardWebhook,
   verifyVendorSignature,
 } from './web-crypto.js';
+export { signStandardWebhook } from './web-standard-webhook-signing.js';
 
 // Deliberately not exported: the reader and writer of the signature header and the verification
 // planner (the @internal helpers of signature-header.ts and signature-scheme.ts, and

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import * as node from '../src/index.js';
@@ -125,6 +126,72 @@ describe.each(entries)('verifyStandardWebhook, $name entry', (entry) => {
     );
     expect(await codeOf(entry.verify({} as never, headers, { secret, ...at }))).toBe(
       'payload_not_raw',
+    );
+  });
+});
+
+const signers = [
+  {
+    name: 'node',
+    sign: async (...args: Parameters<typeof node.signStandardWebhook>) =>
+      node.signStandardWebhook(...args),
+  },
+  { name: 'web', sign: web.signStandardWebhook },
+] as const;
+
+describe.each(signers)('signStandardWebhook, $name entry', (signer) => {
+  it('signs the specification’s published example as published', async () => {
+    await expect(
+      signer.sign(published.payload, {
+        id: published.headers['webhook-id'],
+        secret: published.secret,
+        timestamp: 1614265330,
+      }),
+    ).resolves.toBe(published.headers['webhook-signature']);
+  });
+
+  it('signs as the standardwebhooks package does, for any body, id and time', async () => {
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const reference = new Webhook(secret);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string(),
+        fc.stringMatching(/^[\x21-\x7e]{1,40}$/),
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        async (body, id, seconds) => {
+          fc.pre(body.isWellFormed());
+          const signature = await signer.sign(body, { id, secret, timestamp: seconds });
+          expect(signature).toBe(reference.sign(id, new Date(seconds * 1000), body));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('lists one entry per secret during a rotation, each verifying with its own secret', async () => {
+    const old = `whsec_${randomBytes(32).toString('base64')}`;
+    const next = `whsec_${randomBytes(32).toString('base64')}`;
+    const body = '{"id":"dlv_2"}';
+    const signature = await signer.sign(body, { id: 'dlv_2', secret: [next, old], timestamp: 1 });
+    expect(signature.split(' ')).toHaveLength(2);
+    const headers = {
+      'webhook-id': 'dlv_2',
+      'webhook-timestamp': '1',
+      'webhook-signature': signature,
+    };
+    for (const secret of [old, next]) {
+      expect(node.verifyStandardWebhook(body, headers, { secret, now: 1 })).toMatchObject({
+        id: 'dlv_2',
+      });
+    }
+  });
+
+  it('refuses a secret that is not base64 after whsec_, and an id the header cannot carry', async () => {
+    expect(await codeOf(signer.sign('{}', { id: 'dlv_3', secret: 'whsec_!!' }))).toBe(
+      'invalid_secret',
+    );
+    await expect(signer.sign('{}', { id: 'dlv 3', secret: published.secret })).rejects.toThrow(
+      RangeError,
     );
   });
 });
