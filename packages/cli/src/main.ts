@@ -2,11 +2,12 @@ import { FollowUpError } from '@followup/sdk';
 import { FollowUpCliError } from './cli-error.js';
 import type { CliIo } from './cli-io.js';
 import { type Command, echoable, parseCommandLine } from './command.js';
+import { listenCommand } from './listen-command.js';
 import { loginCommand, logoutCommand } from './login-command.js';
 import { processIo } from './process-io.js';
 import { triggerCommand } from './trigger-command.js';
 
-const COMMANDS: readonly Command[] = [triggerCommand, loginCommand, logoutCommand];
+const COMMANDS: readonly Command[] = [listenCommand, triggerCommand, loginCommand, logoutCommand];
 
 /** Exit code of a command that did its work. */
 export const EXIT_OK = 0;

@@ -99,3 +99,26 @@ export function manualClock(start = Date.UTC(2026, 0, 15, 9, 30)): ManualClock {
     },
   };
 }
+
+/**
+ * A clock on which every wait ends at once (on the next turn of the event loop, so that I/O
+ * goes on) and moves the time forward by its length: a retry 30 s away happens now, and `now`
+ * says 30 s have passed.
+ */
+export function steppingClock(
+  start = Date.UTC(2026, 0, 15, 9, 30),
+): CliClock & { waited: number[] } {
+  let now = start;
+  const waited: number[] = [];
+  return {
+    waited,
+    now: () => now,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        if (signal?.aborted) return resolve();
+        waited.push(ms);
+        now += ms;
+        setImmediate(resolve);
+      }),
+  };
+}
