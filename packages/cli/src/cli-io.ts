@@ -1,11 +1,13 @@
-/** @internal Where a command writes: a line at a time is enough. */
+/** Where a command writes (`process.stdout` fits): a line at a time is enough. */
 export interface TextSink {
+  /** Writes `text` (whole lines, each ending with a newline). */
   write(text: string): unknown;
 }
 
 /**
- * @internal The time of the command: now, and waits that end early when `signal` aborts (they
- * resolve then, never reject). The real one is {@link systemClock}; tests pass one they advance.
+ * The time of the command: now, and waits that end early when `signal` aborts (they
+ * resolve then, never reject). The real one is on `Date.now` and `setTimeout`; tests pass one
+ * they advance.
  */
 export interface CliClock {
   /** Milliseconds since the epoch. */
@@ -30,7 +32,14 @@ export const systemClock: CliClock = {
     }),
 };
 
-/** @internal What the command reads and writes: the real process, or a test's stand-ins. */
+/**
+ * What {@link main} reads and writes: the real process by default, or a test's stand-ins.
+ *
+ * @example
+ * ```ts
+ * const code = await main(['trigger', '--list'], { stdout: process.stdout, stderr: process.stderr, env: {} });
+ * ```
+ */
 export interface CliIo {
   /** Results: what a program would read (with `--json`, only JSON). */
   stdout: TextSink;

@@ -6,8 +6,15 @@ import { listenCommand } from './listen-command.js';
 import { loginCommand, logoutCommand } from './login-command.js';
 import { processIo } from './process-io.js';
 import { triggerCommand } from './trigger-command.js';
+import { verifyReceiverCommand } from './verify-receiver-command.js';
 
-const COMMANDS: readonly Command[] = [listenCommand, triggerCommand, loginCommand, logoutCommand];
+const COMMANDS: readonly Command[] = [
+  listenCommand,
+  triggerCommand,
+  verifyReceiverCommand,
+  loginCommand,
+  logoutCommand,
+];
 
 /** Exit code of a command that did its work. */
 export const EXIT_OK = 0;
