@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run docs`: one typedoc site for the three packages (entry points from each package's
+// `npm run docs`: one typedoc site for the four packages (entry points from each package's
 // typedoc.json, which follow its `exports`), warnings as errors, with the server's OpenAPI
 // document beside it as openapi.json. Writes docs/api/ (or the directory given).
 // The packages must be built first (`npm run build`): the OpenAPI document comes from the built

@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const root = new URL('../..', import.meta.url).pathname;
 const changesetBin = join(root, 'node_modules', '@changesets', 'cli', 'bin.js');
-const PUBLISHED = ['webhooks', 'sdk', 'server'];
+const PUBLISHED = ['webhooks', 'sdk', 'server', 'cli'];
 
 const scratches = [];
 afterEach(() => {

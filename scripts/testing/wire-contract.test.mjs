@@ -60,7 +60,7 @@ const owned = [
 ];
 
 describe('the wire contract has no second copy in the packages', () => {
-  const files = ['webhooks', 'sdk', 'server'].flatMap((name) =>
+  const files = ['webhooks', 'sdk', 'server', 'cli'].flatMap((name) =>
     sourceFiles(join(root, 'packages', name, 'src')),
   );
 

@@ -1,4 +1,9 @@
-import type { FollowUp, WebhookEvent, WebhookEventKind } from '@followup/sdk';
+import {
+  type FollowUp,
+  LIST_LIMITS,
+  type WebhookEvent,
+  type WebhookEventKind,
+} from '@followup/sdk';
 import type { CliClock } from './cli-io.js';
 import type { ListenStart } from './listen-options.js';
 
@@ -37,8 +42,11 @@ export async function followEvents(
   let after: string | undefined;
   if (options.start.from === 'after') after = options.start.eventId;
   if (options.start.from === 'now') {
-    // The feed has no "latest" query: walk it to its end once, 200 events a page.
-    for await (const event of client.events.list({ ...kind, limit: 200 }, request)) {
+    // The feed has no "latest" query: walk it to its end once, in the largest pages.
+    for await (const event of client.events.list(
+      { ...kind, limit: LIST_LIMITS.maxLimit },
+      request,
+    )) {
       after = event.id;
     }
   }
@@ -48,7 +56,7 @@ export async function followEvents(
     let seen = false;
     try {
       for await (const event of client.events.list(
-        { ...kind, limit: 200, ...(after === undefined ? {} : { after }) },
+        { ...kind, limit: LIST_LIMITS.maxLimit, ...(after === undefined ? {} : { after }) },
         request,
       )) {
         if (signal.aborted) break;

@@ -1,4 +1,4 @@
-import type { FollowUp, WebhookEventKind } from '@followup/sdk';
+import { type FollowUp, LIST_LIMITS, type WebhookEventKind } from '@followup/sdk';
 import { FollowUpCliError } from './cli-error.js';
 import type { CliClock } from './cli-io.js';
 
@@ -26,7 +26,7 @@ export async function findEventId(client: FollowUp, options: FindEventOptions): 
   for (;;) {
     for await (const event of client.events.list({
       kind: options.kind,
-      limit: 200,
+      limit: LIST_LIMITS.maxLimit,
       ...(after === undefined ? {} : { after }),
     })) {
       after = event.id;
