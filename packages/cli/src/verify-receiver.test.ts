@@ -202,7 +202,12 @@ describe('verifyReceiver', () => {
   it("fails a receiver slower than the server's timeout, on the injected clock", async () => {
     let now = Date.now();
     // Each answer takes 20 s on the clock the checks measure with; none waits for real.
-    const target = await receiver({ onRequest: () => void (now += 20_000), now: () => now });
+    const target = await receiver({
+      onRequest: () => {
+        now += 20_000;
+      },
+      now: () => now,
+    });
     const report = await verifyReceiver({ url: target.url, secret, now: () => now });
     expect(outcome(report, 'fail')).toEqual(['response-time']);
     expect(report.timing).toEqual({ p50Ms: 20_000, maxMs: 20_000, timeoutMs: 15_000 });
