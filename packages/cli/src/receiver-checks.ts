@@ -14,7 +14,6 @@ import { type SignedDelivery, signDelivery } from './forwarded-delivery.js';
 import { newSigningSecret } from './local-secret.js';
 import type { AttemptOutcome } from './post-attempt.js';
 import type { ReceiverCheck } from './receiver-report.js';
-import { largestSampleEvent, sampleEvent } from './sample-events.js';
 
 /** @internal What a check works with. */
 export interface CheckContext {
