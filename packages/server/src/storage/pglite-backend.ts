@@ -1,10 +1,10 @@
 import type { PGlite } from '@electric-sql/pglite';
-import pgUtils from 'pg/lib/utils.js';
 import type { Database, Queryable, QueryResult } from './database.js';
 import { databaseBusyError } from './database-busy.js';
-import { databaseError, ResultCollector } from './pglite-result.js';
+import { exchange, extendedBatch, simpleBatch } from './pglite-exchange.js';
+import { ResultCollector, resultOf } from './pglite-result.js';
 import type { RowDecoder } from './row-decoder.js';
-import { MessageWriter, readBackendMessages, type WireParameter } from './wire-protocol.js';
+import { type PreparedStatement, runPrepared, StatementCache } from './statement-cache.js';
 
 /**
  * Forces the WAL onto stable storage, when anything was written since the last time: a logical
@@ -14,43 +14,30 @@ import { MessageWriter, readBackendMessages, type WireParameter } from './wire-p
 const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '', true)
   WHERE pg_current_wal_flush_lsn() < pg_current_wal_insert_lsn()`;
 
-/** Named statements kept prepared at once; the least recently used one is closed beyond. */
+/** Named statements kept prepared on the one backend; later texts run unnamed. */
 const MAX_PREPARED_STATEMENTS = 500;
-
-interface PreparedStatement {
-  name: string;
-  /** `undefined` until the first run described it; `null` for a statement without rows. */
-  decoder: RowDecoder | null | undefined;
-}
-
-/** A parameter as `pg` sends it: `Buffer`s in binary, everything else as `pg` writes it. */
-function wireParameter(value: unknown): WireParameter {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  const prepared = pgUtils.prepareValue(value);
-  if (prepared === null || prepared === undefined) return null;
-  return prepared instanceof Uint8Array ? prepared : String(prepared);
-}
 
 /**
  * @internal The embedded database, spoken to in PostgreSQL's own protocol through PGlite's raw
- * entry (`execProtocolRawStream`): each distinct SQL text with parameters becomes a named prepared
- * statement, planned once, then only bound and executed; rows are decoded by {@link rowDecoder}
- * into the same values `pg` gives (but `timestamptz`, an ISO string). SQL without parameters
- * goes through the simple protocol, so one string may hold several statements (a migration).
- * PGlite is one single-user backend: statements and transactions take turns.
+ * entry (`execProtocolRawStream`), with the `pg` project's serializer and parser
+ * (`pg-protocol`, see `pglite-exchange.ts`): each distinct SQL text with parameters becomes a named prepared statement of
+ * the {@link StatementCache}, planned once, then only bound and executed; rows are decoded by
+ * `rowDecoder` into the same values `pg` gives (but `timestamptz`, an ISO string), errors are
+ * `pg-protocol`'s `DatabaseError`, the class `pg` throws. SQL without parameters goes through the
+ * simple protocol, so one string may hold several statements (a migration). PGlite is one
+ * single-user backend: statements and transactions take turns.
  */
 export class PGliteDatabase implements Database {
   readonly driver = 'pglite' as const;
   readonly #pglite: PGlite;
   readonly #onClose: () => Promise<void>;
-  readonly #writer = new MessageWriter();
-  readonly #statements = new Map<string, PreparedStatement>();
-  readonly #toClose: string[] = [];
+  readonly #statements = new StatementCache<RowDecoder>({
+    prefix: 's',
+    capacity: MAX_PREPARED_STATEMENTS,
+  });
   #turn: Promise<unknown> = Promise.resolve();
   readonly #maxQueued: number;
   #queued = 0;
-  #nextName = 0;
   #inTransaction = false;
   #closed = false;
   /** Whether each query and transaction waits for a WAL flush that follows it (group commit). */
@@ -123,7 +110,7 @@ export class PGliteDatabase implements Database {
           // Closing checkpointed, which flushed the WAL.
           if (this.#closed) return;
           const collector = await this.#simple(FLUSH_WAL_SQL);
-          if (collector.failure) throw databaseError(collector.failure);
+          if (collector.failure) throw collector.failure;
         },
         { bounded: false },
       ),
@@ -131,108 +118,92 @@ export class PGliteDatabase implements Database {
     return this.#nextFlush;
   }
 
-  async #exchange(message: Uint8Array, collector: ResultCollector): Promise<void> {
+  async #exchange(batch: Buffer, collector: ResultCollector): Promise<void> {
     if (this.#closed) throw new Error('The database is closed.');
-    // The streaming raw entry hands the backend's bytes over as they are written, without
-    // PGlite's own JavaScript parse of them (which its other entries, even execProtocolRaw, do).
-    const chunks: Uint8Array[] = [];
-    await this.#pglite.execProtocolRawStream(message, {
-      // PGlite's sync step copies an in-memory file system to its store (IndexedDB, in a
-      // browser). The file systems this server opens, a data directory (NODEFS) or memory, write
-      // through and have nothing to copy; the step still took a mutex and promises per statement.
-      syncToFs: false,
-      onRawData: (chunk) => {
-        // A view of the engine's memory, reused for the next chunk: copied.
-        chunks.push(chunk.slice());
-      },
-    });
-    readBackendMessages(
-      chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks),
-      collector,
-    );
-  }
-
-  async #run<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
-    const collector =
-      params.length === 0 ? await this.#simple(sql) : await this.#extended(sql, params, true);
-    if (collector.failure) throw databaseError(collector.failure);
-    return {
-      rows: collector.rows as Row[],
-      rowCount: collector.rowCount ?? collector.rows.length,
-    };
+    await exchange(this.#pglite, batch, collector);
   }
 
   async #simple(sql: string): Promise<ResultCollector> {
     const collector = new ResultCollector(undefined);
-    await this.#exchange(this.#writer.query(sql).take(), collector);
+    await this.#exchange(simpleBatch(sql), collector);
     return collector;
   }
 
+  /** Runs `sql` with `params` in the extended protocol. */
   async #extended(
+    statement: PreparedStatement<RowDecoder>,
     sql: string,
     params: readonly unknown[],
-    retry: boolean,
   ): Promise<ResultCollector> {
-    const parameters = params.map(wireParameter);
-    const writer = this.#writer;
-    for (const name of this.#toClose.splice(0)) writer.closeStatement(name);
-    let statement = this.#statements.get(sql);
-    const fresh = statement === undefined;
-    if (statement === undefined) {
-      statement = { name: `s${++this.#nextName}`, decoder: undefined };
-      writer.parse(statement.name, sql).describeStatement(statement.name);
-    } else {
-      // Most recently used last: the first entry is the one to close when the cache is full.
-      this.#statements.delete(sql);
-      this.#statements.set(sql, statement);
+    // A named statement is parsed once; the unnamed one (the cache full) on every run.
+    const unprepared = statement.shape === undefined;
+    const batch = extendedBatch({
+      retired: this.#statements.takeRetired(),
+      name: statement.name ?? '',
+      prepared: !unprepared,
+      sql,
+      params,
+    });
+    const collector = new ResultCollector(statement.shape);
+    await this.#exchange(batch, collector);
+    if (unprepared && collector.parsed && statement.name !== undefined) {
+      statement.shape = collector.decoder ?? null;
     }
-    writer.bind(statement.name, parameters).execute().sync();
-    const collector = new ResultCollector(statement.decoder);
-    await this.#exchange(writer.take(), collector);
-    if (fresh) {
-      if (collector.parsed) {
-        statement.decoder = collector.decoder;
-        this.#statements.set(sql, statement);
-        if (this.#statements.size > MAX_PREPARED_STATEMENTS) {
-          const [oldest] = this.#statements;
-          if (oldest) {
-            this.#statements.delete(oldest[0]);
-            this.#toClose.push(oldest[1].name);
-          }
-        }
-      }
-    } else if (collector.failure?.C === '0A000') {
-      // "cached plan must not change result type": a table changed under the statement.
-      this.#statements.delete(sql);
-      this.#toClose.push(statement.name);
-      if (retry && !this.#inTransaction) return this.#extended(sql, params, false);
-    }
+    if (collector.failure) throw collector.failure;
     return collector;
+  }
+
+  /** One statement in a transaction of its own (outside {@link PGliteDatabase.transaction}). */
+  async #runAlone<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+    if (params.length === 0) return resultOf<Row>(await this.#simple(sql));
+    const collector = await runPrepared({
+      cache: this.#statements,
+      sql,
+      retry: true,
+      run: (statement) => this.#extended(statement, sql, params),
+    });
+    return resultOf<Row>(collector);
+  }
+
+  /** One statement inside the open transaction, which the statement's failure ends. */
+  async #runInTransaction<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+    if (params.length === 0) return resultOf<Row>(await this.#simple(sql));
+    const collector = await runPrepared({
+      cache: this.#statements,
+      sql,
+      retry: false,
+      run: (statement) => this.#extended(statement, sql, params),
+    });
+    return resultOf<Row>(collector);
   }
 
   query<Row = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    return this.#exclusive(() => this.#run<Row>(sql, params), { durable: true });
+    return this.#exclusive(() => this.#runAlone<Row>(sql, params), { durable: true });
   }
 
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
     return this.#exclusive(
       async () => {
-        await this.#run('BEGIN', []);
+        const begun = await this.#simple('BEGIN');
+        if (begun.failure) throw begun.failure;
         this.#inTransaction = true;
         const transaction: Queryable = {
-          query: <Row>(sql: string, params: readonly unknown[] = []) => this.#run<Row>(sql, params),
+          query: <Row>(sql: string, params: readonly unknown[] = []) =>
+            this.#runInTransaction<Row>(sql, params),
         };
         try {
           const value = await callback(transaction);
           this.#inTransaction = false;
-          await this.#run('COMMIT', []);
+          resultOf(await this.#simple('COMMIT'));
           return value;
         } catch (error) {
-          this.#inTransaction = false;
-          await this.#run('ROLLBACK', []).catch(() => {});
+          if (this.#inTransaction) {
+            this.#inTransaction = false;
+            await this.#simple('ROLLBACK').catch(() => {});
+          }
           throw error;
         }
       },

@@ -1,36 +1,12 @@
-import pg from 'pg';
+import type { DatabaseError } from 'pg-protocol';
+import type {
+  BackendMessage,
+  CommandCompleteMessage,
+  DataRowMessage,
+  RowDescriptionMessage,
+} from 'pg-protocol/dist/messages.js';
+import type { QueryResult } from './database.js';
 import { type RowDecoder, rowDecoder } from './row-decoder.js';
-import type { ColumnDescription, ErrorFields } from './wire-protocol.js';
-
-const errorFieldNames: Readonly<Record<string, string>> = {
-  S: 'severity',
-  C: 'code',
-  D: 'detail',
-  H: 'hint',
-  P: 'position',
-  p: 'internalPosition',
-  q: 'internalQuery',
-  W: 'where',
-  s: 'schema',
-  t: 'table',
-  c: 'column',
-  d: 'dataType',
-  n: 'constraint',
-  F: 'file',
-  L: 'line',
-  R: 'routine',
-};
-
-/** An `ErrorResponse` as the same `DatabaseError` that `pg` throws, with the same fields. */
-export function databaseError(fields: ErrorFields): pg.DatabaseError {
-  const error = new pg.DatabaseError(fields.M ?? 'unknown error', 0, 'error');
-  const target = error as unknown as Record<string, string>;
-  for (const [letter, name] of Object.entries(errorFieldNames)) {
-    const value = fields[letter];
-    if (value !== undefined) target[name] = value;
-  }
-  return error;
-}
 
 function rowCountOf(tag: string): number | null {
   const space = tag.lastIndexOf(' ');
@@ -39,13 +15,17 @@ function rowCountOf(tag: string): number | null {
   return Number.isInteger(count) ? count : null;
 }
 
-/** Collects one batch's answer: the last statement's rows, its row count, or its error. */
+/**
+ * @internal Collects one batch's answer, as `pg-protocol`'s parser reads it: the last
+ * statement's rows, its row count, or its error (the `DatabaseError` that `pg` throws, with the
+ * same fields).
+ */
 export class ResultCollector {
   rows: Record<string, unknown>[] = [];
   rowCount: number | null = null;
-  failure: ErrorFields | undefined;
+  failure: DatabaseError | undefined;
+  /** Whether the statement of the batch was parsed (`ParseComplete`). */
   parsed = false;
-  columns: ColumnDescription[] | null | undefined;
   #decoder: RowDecoder | null | undefined;
   #completed = false;
 
@@ -53,40 +33,58 @@ export class ResultCollector {
     this.#decoder = decoder;
   }
 
-  parseComplete(): void {
-    this.parsed = true;
-  }
+  /** Takes one backend message; messages of no interest (`BindComplete`, notices…) are skipped. */
+  readonly message = (message: BackendMessage): void => {
+    switch (message.name) {
+      case 'dataRow':
+        this.#dataRow((message as DataRowMessage).fields);
+        break;
+      case 'commandComplete':
+        this.#commandComplete((message as CommandCompleteMessage).text);
+        break;
+      case 'rowDescription':
+        this.#decoder = rowDecoder((message as RowDescriptionMessage).fields);
+        break;
+      case 'noData':
+        this.#decoder = null;
+        break;
+      case 'parseComplete':
+        this.parsed = true;
+        break;
+      case 'error':
+        this.failure = message as DatabaseError;
+        break;
+      default:
+        break;
+    }
+  };
 
-  rowDescription(columns: ColumnDescription[]): void {
-    this.columns = columns;
-    this.#decoder = rowDecoder(columns);
-  }
-
-  noData(): void {
-    this.columns = null;
-    this.#decoder = null;
-  }
-
-  dataRow(data: Buffer, offsets: Int32Array, count: number): void {
+  #dataRow(fields: readonly (string | null)[]): void {
     if (this.#completed) {
       // The next statement of a simple query: only the last one's result is kept.
       this.rows = [];
       this.#completed = false;
     }
-    if (this.#decoder) this.rows.push(this.#decoder(data, offsets, count));
+    if (this.#decoder) this.rows.push(this.#decoder(fields));
   }
 
-  commandComplete(tag: string): void {
+  #commandComplete(tag: string): void {
     if (this.#completed) this.rows = [];
     this.#completed = true;
     this.rowCount = rowCountOf(tag);
   }
 
-  error(fields: ErrorFields): void {
-    this.failure = fields;
-  }
-
+  /** The row decoder of the statement, as its description (or the one given) made it. */
   get decoder(): RowDecoder | null | undefined {
     return this.#decoder;
   }
+}
+
+/** @internal A batch's answer as a {@link QueryResult}, or its error thrown. */
+export function resultOf<Row>(collector: ResultCollector): QueryResult<Row> {
+  if (collector.failure) throw collector.failure;
+  return {
+    rows: collector.rows as Row[],
+    rowCount: collector.rowCount ?? collector.rows.length,
+  };
 }

@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { isoTimestamp } from './iso-timestamp.js';
-import type { ColumnDescription } from './wire-protocol.js';
+
+/** @internal A column of a row description: its name and the type oid of its values. */
+export interface ColumnDescription {
+  /** The column's name as the statement labels it. */
+  readonly name: string;
+  /** The PostgreSQL type oid of its values (`dataTypeID`, as `pg-protocol` calls it). */
+  readonly dataTypeID: number;
+}
 
 /** @internal Turns the text of one column's value into its JavaScript value. */
 export type TextParser = (text: string) => unknown;
@@ -38,12 +45,11 @@ export function textParser(typeOid: number): TextParser {
   }
 }
 
-/** @internal Makes row objects from the fields of a `DataRow`, for one row description. */
-export type RowDecoder = (
-  data: Buffer,
-  offsets: Int32Array,
-  count: number,
-) => Record<string, unknown>;
+/**
+ * @internal Makes a row object from the fields of a `DataRow` as `pg-protocol` reads them (the
+ * text of each value, `null` for NULL), for one row description.
+ */
+export type RowDecoder = (fields: readonly (string | null)[]) => Record<string, unknown>;
 
 /**
  * @internal The row decoder of a row description: one object per row, keyed by column name
@@ -51,17 +57,14 @@ export type RowDecoder = (
  */
 export function rowDecoder(columns: readonly ColumnDescription[]): RowDecoder {
   const names = columns.map((column) => column.name);
-  const parsers = columns.map((column) => textParser(column.typeOid));
+  const parsers = columns.map((column) => textParser(column.dataTypeID));
   const width = columns.length;
-  return (data, offsets, count) => {
+  return (fields) => {
     const row: Record<string, unknown> = {};
-    const fields = Math.min(count, width);
-    for (let index = 0; index < fields; index++) {
-      const start = offsets[2 * index] as number;
-      row[names[index] as string] =
-        start === -1
-          ? null
-          : (parsers[index] as TextParser)(data.toString('utf8', start, offsets[2 * index + 1]));
+    const count = Math.min(fields.length, width);
+    for (let index = 0; index < count; index++) {
+      const text = fields[index] as string | null;
+      row[names[index] as string] = text === null ? null : (parsers[index] as TextParser)(text);
     }
     return row;
   };
