@@ -1,8 +1,14 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.js';
 import { databaseBusyError } from './database-busy.js';
-import { exchange, extendedBatch, simpleBatch } from './pglite-exchange.js';
-import { ResultCollector, resultOf } from './pglite-result.js';
+import {
+  exchange,
+  extendedBatch,
+  PREPARE_PROBE_BATCH,
+  PROBE_BATCH,
+  simpleBatch,
+} from './pglite-exchange.js';
+import { probeRow, ResultCollector, resultOf } from './pglite-result.js';
 import type { RowDecoder } from './row-decoder.js';
 import { type PreparedStatement, runPrepared, StatementCache } from './statement-cache.js';
 
@@ -16,6 +22,9 @@ const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '
 
 /** Named statements kept prepared on the one backend; later texts run unnamed. */
 const MAX_PREPARED_STATEMENTS = 500;
+
+/** `in_failed_sql_transaction`: a statement of the transaction failed, which ended it. */
+const IN_FAILED_TRANSACTION = '25P02';
 
 /**
  * @internal The embedded database, spoken to in PostgreSQL's own protocol through PGlite's raw
@@ -42,19 +51,27 @@ export class PGliteDatabase implements Database {
   #closed = false;
   /** Whether each query and transaction waits for a WAL flush that follows it (group commit). */
   readonly #groupCommit: boolean;
+  /** Told each time a WAL flush statement is sent (tests count them). */
+  readonly #onWalFlush: (() => void) | undefined;
   /** The WAL flush that is queued and has not started: work that ends before it joins it. */
   #nextFlush: Promise<void> | undefined;
+  /** Queries and transactions that wrote, so far; and how many of them a flush has covered. */
+  #writesEnded = 0;
+  #writesFlushed = 0;
+  #probePrepared = false;
 
   constructor(options: {
     pglite: PGlite;
     onClose: () => Promise<void>;
     maxQueued: number;
     groupCommit: boolean;
+    onWalFlush?: () => void;
   }) {
     this.#pglite = options.pglite;
     this.#onClose = options.onClose;
     this.#maxQueued = options.maxQueued;
     this.#groupCommit = options.groupCommit;
+    this.#onWalFlush = options.onWalFlush;
   }
 
   /** The data directory as an uncompressed tarball, once every earlier query is done. */
@@ -72,8 +89,8 @@ export class PGliteDatabase implements Database {
    * Runs `work` once every earlier query and transaction is done; refused at once with
    * `database_busy` when too many wait already (closing and flushing always wait their turn).
    * With `durable` (queries and transactions) and group commit on, what `work` settled with is
-   * handed over only after the next WAL flush: after what it committed, and what it read, is on
-   * stable storage.
+   * handed over only once every write that ended so far is on stable storage: its own, and any
+   * it may have read. With no such write waiting for a flush (a read after reads), at once.
    */
   #exclusive<T>(
     work: () => Promise<T>,
@@ -89,9 +106,17 @@ export class PGliteDatabase implements Database {
     if (!durable || !this.#groupCommit) return result;
     // A failure waits too: a statement may have failed after reading a commit not yet flushed.
     return result.then(
-      (value) => this.#flushed().then(() => value),
-      (error: unknown) => this.#flushed().then(() => Promise.reject(error)),
+      (value) => (this.#unflushed() ? this.#flushed().then(() => value) : value),
+      (error: unknown) =>
+        this.#unflushed()
+          ? this.#flushed().then(() => Promise.reject(error))
+          : Promise.reject(error),
     );
+  }
+
+  /** Whether a write has ended that no finished flush covers. */
+  #unflushed(): boolean {
+    return this.#writesEnded !== this.#writesFlushed;
   }
 
   /**
@@ -107,10 +132,14 @@ export class PGliteDatabase implements Database {
       this.#exclusive(
         async () => {
           this.#nextFlush = undefined;
+          const covered = this.#writesEnded;
           // Closing checkpointed, which flushed the WAL.
-          if (this.#closed) return;
-          const collector = await this.#simple(FLUSH_WAL_SQL);
-          if (collector.failure) throw collector.failure;
+          if (!this.#closed) {
+            this.#onWalFlush?.();
+            const collector = await this.#simple(FLUSH_WAL_SQL);
+            if (collector.failure) throw collector.failure;
+          }
+          this.#writesFlushed = covered;
         },
         { bounded: false },
       ),
@@ -129,11 +158,12 @@ export class PGliteDatabase implements Database {
     return collector;
   }
 
-  /** Runs `sql` with `params` in the extended protocol. */
+  /** Runs `sql` with `params` in the extended protocol; with `probe`, says whether it wrote. */
   async #extended(
     statement: PreparedStatement<RowDecoder>,
     sql: string,
     params: readonly unknown[],
+    probe: boolean,
   ): Promise<ResultCollector> {
     // A named statement is parsed once; the unnamed one (the cache full) on every run.
     const unprepared = statement.shape === undefined;
@@ -143,8 +173,9 @@ export class PGliteDatabase implements Database {
       prepared: !unprepared,
       sql,
       params,
+      probe,
     });
-    const collector = new ResultCollector(statement.shape);
+    const collector = new ResultCollector(statement.shape, { probe });
     await this.#exchange(batch, collector);
     if (unprepared && collector.parsed && statement.name !== undefined) {
       statement.shape = collector.decoder ?? null;
@@ -153,15 +184,30 @@ export class PGliteDatabase implements Database {
     return collector;
   }
 
+  async #prepareProbe(): Promise<void> {
+    if (this.#probePrepared) return;
+    const collector = new ResultCollector(undefined);
+    await this.#exchange(PREPARE_PROBE_BATCH, collector);
+    if (collector.failure) throw collector.failure;
+    this.#probePrepared = true;
+  }
+
   /** One statement in a transaction of its own (outside {@link PGliteDatabase.transaction}). */
   async #runAlone<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
-    if (params.length === 0) return resultOf<Row>(await this.#simple(sql));
+    if (params.length === 0) {
+      // Several statements may share the string: whether they wrote is not asked, but assumed.
+      if (this.#groupCommit) this.#writesEnded++;
+      return resultOf<Row>(await this.#simple(sql));
+    }
+    const probe = this.#groupCommit;
+    if (probe) await this.#prepareProbe();
     const collector = await runPrepared({
       cache: this.#statements,
       sql,
       retry: true,
-      run: (statement) => this.#extended(statement, sql, params),
+      run: (statement) => this.#extended(statement, sql, params, probe),
     });
+    if (collector.wrote) this.#writesEnded++;
     return resultOf<Row>(collector);
   }
 
@@ -172,9 +218,23 @@ export class PGliteDatabase implements Database {
       cache: this.#statements,
       sql,
       retry: false,
-      run: (statement) => this.#extended(statement, sql, params),
+      run: (statement) => this.#extended(statement, sql, params, false),
     });
     return resultOf<Row>(collector);
+  }
+
+  /**
+   * Whether the open transaction has written anything (asked before its `COMMIT`). A transaction
+   * that a failed statement ended, and whose callback went on, wrote nothing: its `COMMIT` rolls
+   * it back, on both drivers without an error.
+   */
+  async #transactionWrote(): Promise<boolean> {
+    await this.#prepareProbe();
+    const collector = new ResultCollector(probeRow);
+    await this.#exchange(PROBE_BATCH, collector);
+    if (collector.failure?.code === IN_FAILED_TRANSACTION) return false;
+    if (collector.failure) throw collector.failure;
+    return collector.rows[0]?.wrote === true;
   }
 
   query<Row = Record<string, unknown>>(
@@ -196,7 +256,11 @@ export class PGliteDatabase implements Database {
         };
         try {
           const value = await callback(transaction);
+          const wrote = this.#groupCommit && (await this.#transactionWrote());
           this.#inTransaction = false;
+          // Counted before the COMMIT: a COMMIT that fails has written nothing, but a flush more
+          // is harmless, and one less is not.
+          if (wrote) this.#writesEnded++;
           resultOf(await this.#simple('COMMIT'));
           return value;
         } catch (error) {

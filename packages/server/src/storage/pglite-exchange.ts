@@ -2,14 +2,27 @@ import type { PGlite } from '@electric-sql/pglite';
 import pgUtils from 'pg/lib/utils.js';
 import { serialize } from 'pg-protocol';
 import { Parser } from 'pg-protocol/dist/parser.js';
-import type { ResultCollector } from './pglite-result.js';
+import { type ResultCollector, WROTE_PROBE_SQL } from './pglite-result.js';
 
+/** The name of {@link WROTE_PROBE_SQL}'s statement, outside the cache's names (`s1`, `s2`…). */
+const WROTE_PROBE = 'followup_wrote';
 const SYNC = serialize.sync();
+const PROBE = Buffer.concat([serialize.bind({ statement: WROTE_PROBE }), serialize.execute()]);
+
+/** @internal Prepares {@link WROTE_PROBE_SQL}'s statement, once per database. */
+export const PREPARE_PROBE_BATCH = Buffer.concat([
+  serialize.parse({ name: WROTE_PROBE, text: WROTE_PROBE_SQL }),
+  SYNC,
+]);
+
+/** @internal Runs {@link WROTE_PROBE_SQL}'s statement alone (in an open transaction). */
+export const PROBE_BATCH = Buffer.concat([PROBE, SYNC]);
 
 /**
  * @internal One batch of the extended protocol: the `Close` of each retired statement, then
  * `sql` parsed and described as `name` (`''`, the unnamed statement) unless it is `prepared`,
- * bound to `params` as `pg` writes them (`Buffer`s in binary, the rest as text), executed.
+ * bound to `params` as `pg` writes them (`Buffer`s in binary, the rest as text), executed; with
+ * `probe`, {@link WROTE_PROBE_SQL}'s statement executed after it, in the same transaction.
  */
 export function extendedBatch(options: {
   retired: readonly string[];
@@ -17,6 +30,7 @@ export function extendedBatch(options: {
   prepared: boolean;
   sql: string;
   params: readonly unknown[];
+  probe: boolean;
 }): Buffer {
   const { name } = options;
   const messages: Buffer[] = [];
@@ -36,6 +50,7 @@ export function extendedBatch(options: {
     }),
     serialize.execute(),
   );
+  if (options.probe) messages.push(PROBE);
   messages.push(SYNC);
   return Buffer.concat(messages);
 }

@@ -18,7 +18,9 @@ function rowCountOf(tag: string): number | null {
 /**
  * @internal Collects one batch's answer, as `pg-protocol`'s parser reads it: the last
  * statement's rows, its row count, or its error (the `DatabaseError` that `pg` throws, with the
- * same fields).
+ * same fields). With `probe`, the batch ends with {@link WROTE_PROBE_SQL}'s statement, run after
+ * the statement in the same transaction (a named statement prepared beforehand, so it adds no
+ * description and no `ParseComplete`): its one row says whether the statement wrote.
  */
 export class ResultCollector {
   rows: Record<string, unknown>[] = [];
@@ -26,11 +28,15 @@ export class ResultCollector {
   failure: DatabaseError | undefined;
   /** Whether the statement of the batch was parsed (`ParseComplete`). */
   parsed = false;
+  /** What the probe answered: whether the statement's transaction wrote anything. */
+  wrote: boolean | undefined;
   #decoder: RowDecoder | null | undefined;
   #completed = false;
+  readonly #probe: boolean;
 
-  constructor(decoder: RowDecoder | null | undefined) {
+  constructor(decoder: RowDecoder | null | undefined, { probe = false }: { probe?: boolean } = {}) {
     this.#decoder = decoder;
+    this.#probe = probe;
   }
 
   /** Takes one backend message; messages of no interest (`BindComplete`, notices…) are skipped. */
@@ -61,6 +67,10 @@ export class ResultCollector {
 
   #dataRow(fields: readonly (string | null)[]): void {
     if (this.#completed) {
+      if (this.#probe) {
+        this.wrote = fields[0] === 't';
+        return;
+      }
       // The next statement of a simple query: only the last one's result is kept.
       this.rows = [];
       this.#completed = false;
@@ -69,7 +79,10 @@ export class ResultCollector {
   }
 
   #commandComplete(tag: string): void {
-    if (this.#completed) this.rows = [];
+    if (this.#completed) {
+      if (this.#probe) return;
+      this.rows = [];
+    }
     this.#completed = true;
     this.rowCount = rowCountOf(tag);
   }
@@ -79,6 +92,16 @@ export class ResultCollector {
     return this.#decoder;
   }
 }
+
+/**
+ * @internal Whether the current transaction has written anything: PostgreSQL gives a transaction
+ * an id at its first write, and only a transaction with an id commits a record that must be
+ * flushed (a read commits nothing, even with `synchronous_commit` on).
+ */
+export const WROTE_PROBE_SQL = 'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote';
+
+/** @internal The row of {@link WROTE_PROBE_SQL}'s statement, described by nobody: its one boolean. */
+export const probeRow: RowDecoder = (fields) => ({ wrote: fields[0] === 't' });
 
 /** @internal A batch's answer as a {@link QueryResult}, or its error thrown. */
 export function resultOf<Row>(collector: ResultCollector): QueryResult<Row> {

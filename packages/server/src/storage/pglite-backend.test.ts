@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDriver } from '../../test/support/database.js';
+import { PGLITE_TEMPLATE_ENV } from '../../test/support/pglite-template.js';
+import { PGliteDatabase } from './pglite-backend.js';
+
+// Group commit on the embedded database (docs/decisions.md, "Durable commits on the embedded
+// database"): a write's answer waits for the WAL flush that follows it, and so does anything
+// that ends while a write waits for one, but a read with no write waiting sends no flush and
+// waits for none. Counted with the driver's flush hook, in memory (the flush statement is the
+// same; only a data directory makes it reach a disk).
+describe.runIf(testDriver === 'pglite')('PGliteDatabase with group commit', () => {
+  let pglite: PGlite;
+  let database: PGliteDatabase;
+  const flushes = { count: 0 };
+
+  beforeAll(async () => {
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    pglite = template
+      ? new PGlite({ loadDataDir: new Blob([await readFile(template)]) })
+      : new PGlite();
+    await pglite.waitReady;
+    database = new PGliteDatabase({
+      pglite,
+      onClose: () => pglite.close(),
+      maxQueued: 16,
+      groupCommit: true,
+      onWalFlush: () => {
+        flushes.count++;
+      },
+    });
+    await database.query('CREATE TABLE group_commit_t (id integer PRIMARY KEY, label text)');
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const read = () =>
+    database.query<{ label: string }>('SELECT label FROM group_commit_t WHERE id = $1', [1]);
+
+  it('answers a write after a flush, and a read that follows it with none', async () => {
+    const before = flushes.count;
+    await database.query('INSERT INTO group_commit_t (id, label) VALUES ($1, $2)', [1, 'one']);
+    expect(flushes.count).toBe(before + 1);
+    expect((await read()).rows).toEqual([{ label: 'one' }]);
+    await database.transaction(async (transaction) => {
+      await transaction.query('SELECT label FROM group_commit_t WHERE id = $1', [1]);
+    });
+    expect(flushes.count).toBe(before + 1);
+  });
+
+  it('makes a read that ends while a write waits for its flush wait for that flush too', async () => {
+    await read();
+    const before = flushes.count;
+    let flushesWhenRead: number | undefined;
+    const write = database.query('UPDATE group_commit_t SET label = $1 WHERE id = $2', ['two', 1]);
+    const reading = read().then((result) => {
+      flushesWhenRead = flushes.count;
+      return result;
+    });
+    await Promise.all([write, reading]);
+    // One flush for both: the read saw a commit that was not on disk yet.
+    expect(flushesWhenRead).toBe(before + 1);
+    expect((await reading).rows).toEqual([{ label: 'two' }]);
+  });
+
+  it('flushes after a transaction that wrote, and after none that only read or failed', async () => {
+    await read();
+    const before = flushes.count;
+    await database.transaction(async (transaction) => {
+      await transaction.query('INSERT INTO group_commit_t (id, label) VALUES ($1, $2)', [2, 'x']);
+    });
+    expect(flushes.count).toBe(before + 1);
+    await expect(
+      database.query('INSERT INTO group_commit_t (id, label) VALUES ($1, $2)', [2, 'again']),
+    ).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      database.transaction(async (transaction) => {
+        await transaction.query('INSERT INTO group_commit_t (id, label) VALUES ($1, $2)', [3, 'y']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(flushes.count).toBe(before + 1);
+    expect(
+      (await database.query('SELECT count(*)::integer AS n FROM group_commit_t')).rows,
+    ).toEqual([{ n: 2 }]);
+  });
+});
