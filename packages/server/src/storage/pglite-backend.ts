@@ -28,13 +28,13 @@ const IN_FAILED_TRANSACTION = '25P02';
 
 /**
  * @internal The embedded database, spoken to in PostgreSQL's own protocol through PGlite's raw
- * entry (`execProtocolRawStream`), with the `pg` project's serializer and parser
- * (`pg-protocol`, see `pglite-exchange.ts`): each distinct SQL text with parameters becomes a named prepared statement of
- * the {@link StatementCache}, planned once, then only bound and executed; rows are decoded by
- * `rowDecoder` into the same values `pg` gives (but `timestamptz`, an ISO string), errors are
- * `pg-protocol`'s `DatabaseError`, the class `pg` throws. SQL without parameters goes through the
- * simple protocol, so one string may hold several statements (a migration). PGlite is one
- * single-user backend: statements and transactions take turns.
+ * entry (`execProtocolRawStream`), with the `pg` project's serializer and parser (`pg-protocol`,
+ * see `pglite-exchange.ts`): each distinct SQL text with parameters becomes a named prepared
+ * statement of the {@link StatementCache}, planned once, then only bound and executed; rows are
+ * decoded by `rowDecoder` into the same values `pg` gives (but `timestamptz`, an ISO string),
+ * errors are `pg-protocol`'s `DatabaseError`, the class `pg` throws. SQL without parameters goes
+ * through the simple protocol, so one string may hold several statements (a migration). PGlite
+ * is one single-user backend: statements and transactions take turns.
  */
 export class PGliteDatabase implements Database {
   readonly driver = 'pglite' as const;
