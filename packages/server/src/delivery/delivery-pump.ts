@@ -5,20 +5,34 @@
 export interface Look {
   /** Whether the worker is stopping: claim nothing more. */
   stopping(): boolean;
-  /** Whether an attempt ended since the last call (or since the look began); forgets it. */
-  takeFreedSlot(): boolean;
+  /**
+   * Whether to claim again for attempts that ended since the last call (or since the look
+   * began), given whether the last claim may have left due deliveries unclaimed; forgets them
+   * when it answers yes.
+   */
+  takeFreedSlot(workLeft: boolean): boolean;
 }
+
+/**
+ * @internal When an ended attempt's slot is filled at once: `always` (PostgreSQL), or only
+ * `while-work-is-left`, when the last look left due deliveries unclaimed (PGlite); otherwise the
+ * ended attempt wakes the worker like a write.
+ */
+export type FreedSlotPolicy = 'always' | 'while-work-is-left';
 
 /** @internal Options of {@link createDeliveryPump}. */
 export interface DeliveryPumpOptions {
-  /** One look: turns events into deliveries and fills the free slots. */
-  fill(look: Look): Promise<void>;
+  /**
+   * One look: turns events into deliveries and fills the free slots. Resolves whether it may
+   * have left due deliveries unclaimed (every free slot filled, or an endpoint at its limit).
+   */
+  fill(look: Look): Promise<boolean>;
   /** After a look, how long until the next delivery is due, capped by the poll interval. */
   nextWaitMs(): Promise<number>;
   pollIntervalMs: number;
   wakeIntervalMs: number;
-  /** Whether an ended attempt's slot is filled at once, rather than as a wake-up (PostgreSQL). */
-  fillsFreedSlotsAtOnce: boolean;
+  /** When an ended attempt's slot is filled at once; see {@link FreedSlotPolicy}. */
+  freedSlots: FreedSlotPolicy;
   onError(error: unknown): void;
 }
 
@@ -50,8 +64,7 @@ export interface DeliveryPump {
 
 /** @internal Creates the {@link DeliveryPump} of one worker. */
 export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
-  const { fill, nextWaitMs, pollIntervalMs, wakeIntervalMs, fillsFreedSlotsAtOnce, onError } =
-    options;
+  const { fill, nextWaitMs, pollIntervalMs, wakeIntervalMs, freedSlots, onError } = options;
   // `idle` until started: looks run only when asked (`look`, for a clock that only moves when
   // told); `stopped` once closed, started or not.
   let phase: 'idle' | 'running' | 'stopped' = 'idle';
@@ -61,18 +74,25 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
   let wokenDuringLook = false;
   // Whether an attempt ended while the worker looked: its slot is free for the next due one.
   let slotFreedDuringLook = false;
+  // Whether the last look may have left due deliveries unclaimed: a freed slot has work.
+  let workLeft = false;
   // When the last look started (the monotonic clock: the spacing of looks is about this
   // process's own work, not about the injected clock of due dates).
   let lastLookAt = Number.NEGATIVE_INFINITY;
 
   const look: Look = {
     stopping: () => phase === 'stopped',
-    takeFreedSlot() {
-      const freed = slotFreedDuringLook;
+    takeFreedSlot(workLeftNow) {
+      if (!slotFreedDuringLook || !fillsAtOnce(workLeftNow)) return false;
       slotFreedDuringLook = false;
-      return freed;
+      return true;
     },
   };
+
+  // Whether a freed slot is filled at once, given whether work may be left.
+  function fillsAtOnce(workMayBeLeft: boolean): boolean {
+    return freedSlots === 'always' || workMayBeLeft;
+  }
 
   function pump(): Promise<void> {
     if (looking) {
@@ -83,8 +103,12 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
     slotFreedDuringLook = false;
     lastLookAt = performance.now();
     looking = fill(look)
-      .then(async () => (phase === 'running' && !wokenDuringLook ? nextWaitMs() : pollIntervalMs))
+      .then(async (left) => {
+        workLeft = left;
+        return phase === 'running' && !wokenDuringLook ? nextWaitMs() : pollIntervalMs;
+      })
       .catch((error: unknown) => {
+        workLeft = false;
         onError(error);
         return pollIntervalMs;
       })
@@ -92,7 +116,10 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
         looking = undefined;
         if (phase === 'stopped') return;
         const started = phase === 'running';
-        if ((wokenDuringLook && !started) || (slotFreedDuringLook && started)) {
+        const slotToFill = slotFreedDuringLook && fillsAtOnce(workLeft);
+        // A freed slot with nothing known to be due is a wake-up.
+        if (slotFreedDuringLook && !slotToFill) wokenDuringLook = true;
+        if ((wokenDuringLook && !started) || (slotToFill && started)) {
           // An attempt ended after this look's last claim: fill its slot now.
           void pump();
         } else if (started) {
@@ -109,21 +136,23 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
     return Math.max(0, lastLookAt + wakeIntervalMs - performance.now());
   }
 
-  // An attempt ended. On PostgreSQL its slot is filled at once, not after the wake interval,
-  // which is there to gather a burst of writes: with a few slots per endpoint, waiting would
-  // hold each slot idle for most of the interval after every attempt (measured: one endpoint's
-  // 10,000 webhooks took 27.3 s instead of 13.2). On PGlite a look runs in the thread that
-  // serves requests, and a look per attempt took the CPU from them (10,000 creates with
-  // webhooks flowing took 14.6 s instead of 9.3, with no webhook sooner): there the ended attempt
-  // wakes the worker like a write.
+  // An attempt ended. Its slot is filled at once, not after the wake interval, which is there to
+  // gather a burst of writes: with a few slots per endpoint, waiting would hold each slot idle
+  // for most of the interval after every attempt (measured on PostgreSQL: one endpoint's 10,000
+  // webhooks took 27.3 s instead of 13.2), and a backlog would drain at the pace of the timer.
+  // On PGlite a look runs in the thread that serves requests, and a look after every attempt
+  // took the CPU from them while it found nothing to claim (10,000 creates with webhooks flowing
+  // took 14.6 s instead of 9.3): there a slot is filled at once only while the last look left
+  // due deliveries behind; otherwise the ended attempt wakes the worker like a write.
   function slotFreed(): void {
-    if (!fillsFreedSlotsAtOnce) {
-      wake();
-      return;
-    }
     if (phase === 'stopped') return;
     if (looking) {
+      // Whether it is filled at once is decided when the look knows what it left.
       slotFreedDuringLook = true;
+      return;
+    }
+    if (!fillsAtOnce(workLeft)) {
+      wake();
       return;
     }
     clearTimeout(timer);

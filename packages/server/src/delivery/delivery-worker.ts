@@ -86,14 +86,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     onError,
   });
 
-  // Fills the free slots with due deliveries until there are none, or no free slot.
-  async function fill(look: Look): Promise<void> {
+  // Fills the free slots with due deliveries until there are none, or no free slot. Resolves
+  // whether due deliveries may be left unclaimed: every free slot was filled, or an endpoint is
+  // at its limit (what is due for it waits for one of its attempts to end).
+  async function fill(look: Look): Promise<boolean> {
     while (!look.stopping()) {
       while ((await fanOutEvents(database, { clock, newId })) === FAN_OUT_BATCH) {
-        if (look.stopping()) return;
+        if (look.stopping()) return true;
       }
       const free = slots.free();
-      if (free <= 0) return;
+      if (free <= 0) return true;
       const busy = slots.busy();
       const rows = await claimDueDeliveries(database, {
         now: clock.now(),
@@ -106,11 +108,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       for (const row of rows) {
         slots.run(row.endpoint_id, () => attempt(row), pump.attemptEnded);
       }
-      // Fewer due than free slots: done, unless an attempt ended meanwhile (its endpoint may
-      // have more due). Wake-ups by writes that came during this look are answered by the next
-      // one, after the wake interval (see delivery-pump.ts), not by looking again at once.
-      if (!look.takeFreedSlot() && rows.length < free) return;
+      const workLeft = rows.length === free || slots.saturated().length > 0;
+      // Fewer due than free slots: done, unless an attempt ended meanwhile and work may be left
+      // (its endpoint may have more due). Wake-ups by writes that came during this look are
+      // answered by the next one, after the wake interval (see delivery-pump.ts), not by looking
+      // again at once.
+      if (!look.takeFreedSlot(workLeft) && rows.length < free) return workLeft;
     }
+    return false;
   }
 
   // How long until the next delivery of this database is due (a retry, or a lease that runs
@@ -129,7 +134,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     nextWaitMs,
     pollIntervalMs,
     wakeIntervalMs,
-    fillsFreedSlotsAtOnce: database.driver === 'postgres',
+    freedSlots: database.driver === 'postgres' ? 'always' : 'while-work-is-left',
     onError,
   });
   let listening: Promise<() => Promise<void>> | undefined;
