@@ -1,4 +1,6 @@
-const units = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
+/** @internal The seconds in each unit a duration may be written in. */
+export const DURATION_UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
+const units = DURATION_UNIT_SECONDS;
 
 const durationPattern = /^(0|[1-9][0-9]{0,8})(s|m|h|d)$/;
 

@@ -40,6 +40,11 @@ export interface StartTestServerOptions {
    * retries, then dead) so that tests of a failing subscriber end fast.
    */
   deliveryRetryDelays?: readonly number[];
+  /**
+   * Webhook attempts in flight at once, all endpoints together (`--delivery-concurrency`);
+   * defaults to `DEFAULT_DELIVERY_CONCURRENCY` (128).
+   */
+  deliveryConcurrency?: number;
 }
 
 export type { RecordedDelivery };
@@ -147,6 +152,9 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       allowPrivate: true,
       allowInsecure: true,
       retryDelays: options.deliveryRetryDelays ?? [1, 1, 1],
+      ...(options.deliveryConcurrency === undefined
+        ? {}
+        : { concurrency: options.deliveryConcurrency }),
     });
     const app = buildServer({
       database,

@@ -1175,14 +1175,21 @@ describe('followup-server', () => {
       );
     });
 
-    it('refuses a retry schedule or a delivery timeout that is not one', async () => {
+    it('refuses a retry schedule, a delivery timeout or a delivery concurrency that is not one', async () => {
       const { io, err } = captureIo();
       const code = await runCli(
         ['start', '--port', '0', '--delivery-retry-delays', '1,soon', ...storageArguments()],
         io,
       );
-      expect(code).toBe(1);
-      expect(err.join('')).toContain('(invalid_retry_delays)');
+      expect(code).toBe(2);
+      expect(err.join('')).toContain(
+        '--delivery-retry-delays (DELIVERY_RETRY_DELAYS): Retry delay #2',
+      );
+      const concurrency = captureIo({ DELIVERY_CONCURRENCY: '0' });
+      expect(await runCli(['start', '--port', '0', ...storageArguments()], concurrency.io)).toBe(2);
+      expect(concurrency.err.join('')).toContain(
+        '--delivery-concurrency (DELIVERY_CONCURRENCY) is a whole number of attempts in flight, from 1 to 1000',
+      );
       const timeout = captureIo();
       expect(
         await runCli(['start', '--delivery-timeout', '0', ...storageArguments()], timeout.io),

@@ -1,7 +1,6 @@
 import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
-import { parseRetryDelays } from '../delivery/retry-schedule.js';
 import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
@@ -11,16 +10,11 @@ import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
 import { holdsAnyContact } from '../stores/demo-seed-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import type { CliIo, OpenedDatabase } from './cli-io.js';
+import { deliveryOptions } from './delivery-options.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
-import {
-  isLoopbackHost,
-  isTrue,
-  parseAutoDisable,
-  parsePort,
-  sessionPolicy,
-} from './start-option-parsers.js';
+import { isLoopbackHost, isTrue, parsePort, sessionPolicy } from './start-option-parsers.js';
 import { parseTrustProxy } from './trust-proxy.js';
 import { type CliOptions, type OptionName, UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
@@ -58,6 +52,7 @@ export const START_OPTIONS: readonly OptionName[] = [
   'allow-insecure-endpoints',
   'delivery-retry-delays',
   'delivery-timeout',
+  'delivery-concurrency',
   'endpoint-concurrency',
   'auto-disable-after',
   'public-url',
@@ -99,35 +94,7 @@ export async function startCommand(
         'set INBOX_WEBHOOK_SECRET, or pass --allow-open-inbox (ALLOW_OPEN_INBOX=true) to run it open.',
     );
   }
-  const retryDelaysText = values['delivery-retry-delays'] ?? io.env.DELIVERY_RETRY_DELAYS;
-  const retryDelays = retryDelaysText === undefined ? undefined : parseRetryDelays(retryDelaysText);
-  const timeoutText = values['delivery-timeout'] ?? io.env.DELIVERY_TIMEOUT;
-  let attemptTimeoutMs: number | undefined;
-  if (timeoutText !== undefined) {
-    const seconds = Number(timeoutText);
-    if (!/^\d{1,3}(?:\.\d{1,3})?$/.test(timeoutText) || seconds <= 0 || seconds > 300) {
-      throw new UsageError('--delivery-timeout is a number of seconds, more than 0, at most 300.');
-    }
-    attemptTimeoutMs = Math.round(seconds * 1000);
-  }
-  const allowPrivate =
-    values['allow-private-endpoints'] === true ||
-    values.demo === true ||
-    isTrue(io.env.ALLOW_PRIVATE_ENDPOINTS);
-  const endpointConcurrencyText =
-    values['endpoint-concurrency'] ?? io.env.DELIVERY_ENDPOINT_CONCURRENCY;
-  let endpointConcurrency: number | undefined;
-  if (endpointConcurrencyText !== undefined) {
-    endpointConcurrency = Number(endpointConcurrencyText);
-    if (!/^\d{1,3}$/.test(endpointConcurrencyText) || endpointConcurrency < 1) {
-      throw new UsageError('--endpoint-concurrency is a whole number from 1 to 999.');
-    }
-  }
-  const autoDisableText = values['auto-disable-after'] ?? io.env.DELIVERY_AUTO_DISABLE_AFTER;
-  const autoDisableAfterMs =
-    autoDisableText === undefined ? undefined : parseAutoDisable(autoDisableText);
-  const allowInsecure =
-    values['allow-insecure-endpoints'] === true || isTrue(io.env.ALLOW_INSECURE_ENDPOINTS);
+  const delivery = deliveryOptions(values, io.env);
   const publicUrlText = values['public-url'] ?? io.env.PUBLIC_URL;
   const configuredPublicUrl =
     publicUrlText === undefined ? undefined : parsePublicUrl(publicUrlText);
@@ -143,12 +110,7 @@ export async function startCommand(
   let app: ReturnType<typeof buildServer> | undefined;
   const worker = createDeliveryWorker({
     database,
-    allowPrivate,
-    allowInsecure,
-    ...(endpointConcurrency ? { endpointConcurrency } : {}),
-    ...(autoDisableAfterMs ? { autoDisableAfterMs } : {}),
-    ...(retryDelays ? { retryDelays } : {}),
-    ...(attemptTimeoutMs ? { attemptTimeoutMs } : {}),
+    ...delivery,
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
   const ehrWebhookSecrets = ehrSecretsFromEnvironment(io.env);

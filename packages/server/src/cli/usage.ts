@@ -17,10 +17,14 @@ Commands:
       --allow-insecure-endpoints          deliver webhooks over http: to public addresses too,
                                           the events in clear (ALLOW_INSECURE_ENDPOINTS=true);
                                           without it http: reaches private addresses only
-      --delivery-retry-delays 1,2,4       seconds before each retry of a delivery
+      --delivery-retry-delays 1s,5s,30s   the wait before each retry of a delivery, replacing
+                                          the default schedule: durations (s, m, h, d; a bare
+                                          number is seconds), each at most 30d, at most 50
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
       --delivery-timeout SECONDS          the most one delivery attempt may take
                                           (DELIVERY_TIMEOUT, default 15)
+      --delivery-concurrency N            webhook attempts in flight at once, all endpoints
+                                          (DELIVERY_CONCURRENCY, default 128; 1 to 1000)
       --endpoint-concurrency N            attempts in flight to one endpoint at most
                                           (DELIVERY_ENDPOINT_CONCURRENCY, default 4)
       --auto-disable-after DURATION       disable an endpoint whose every attempt failed this long
@@ -163,6 +167,7 @@ export const optionSpec = {
   'session-lifetime': { type: 'string' },
   'delivery-retry-delays': { type: 'string' },
   'delivery-timeout': { type: 'string' },
+  'delivery-concurrency': { type: 'string' },
   'endpoint-concurrency': { type: 'string' },
   'auto-disable-after': { type: 'string' },
   'rate-limit': { type: 'string' },

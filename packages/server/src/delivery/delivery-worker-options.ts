@@ -14,8 +14,14 @@ export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
  * Default run of failures after which an endpoint is disabled: every attempt failing for 5 days.
  */
 export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 86_400_000;
-/** Default number of attempts one worker makes at the same time. */
-export const DEFAULT_DELIVERY_CONCURRENCY = 32;
+/**
+ * Default number of attempts one worker makes at the same time: 128. That is 32 endpoints at the
+ * per-endpoint default of 4 (`--endpoint-concurrency`), so that the endpoints' own
+ * limits, not this one, hold a backlog back; and each attempt records its outcome in one
+ * transaction when it ends, so that 128 ending at once take at most half of the database's
+ * queue of 256 waiting queries, leaving the rest to requests. `--delivery-concurrency` sets it.
+ */
+export const DEFAULT_DELIVERY_CONCURRENCY = 128;
 /**
  * Default longest wait between two looks for due deliveries when nothing woke the worker: 1
  * second. New events wake it at once (this process's directly, other instances' through
@@ -43,8 +49,8 @@ export interface DeliveryWorkerOptions {
   /** Makes delivery ids; defaults to a ULID generator on `clock`. */
   newId?: IdGenerator;
   /**
-   * The wait before each retry, in seconds (`--delivery-retry-delays`,
-   * `DELIVERY_RETRY_DELAYS`); after the last one the delivery is dead. Defaults to
+   * The wait before each retry, in seconds (`--delivery-retry-delays 1s,5s,30s`,
+   * `DELIVERY_RETRY_DELAYS`, read by `parseRetryDelays`); after the last one the delivery is dead. Defaults to
    * `DEFAULT_RETRY_DELAYS_SECONDS` (11 retries over about 3.3 days). Each wait is spread by
    * ±20 %.
    */
@@ -63,7 +69,12 @@ export interface DeliveryWorkerOptions {
    * Both are audited as `endpoint.disabled` by the system.
    */
   autoDisableAfterMs?: number;
-  /** Attempts made at the same time by this worker; defaults to 32. */
+  /**
+   * Attempts made at the same time by this worker, all endpoints together
+   * (`--delivery-concurrency`, `DELIVERY_CONCURRENCY`); defaults to
+   * {@link DEFAULT_DELIVERY_CONCURRENCY} (128). When one ends and due deliveries wait, its slot
+   * is claimed again at once.
+   */
   concurrency?: number;
   /**
    * Whether deliveries may go to loopback, private and reserved addresses

@@ -26,17 +26,57 @@ describe('parseRetryDelays', () => {
     expect(parseRetryDelays('')).toEqual([]);
   });
 
+  it('reads durations with a unit, as --auto-disable-after takes them, beside bare seconds', () => {
+    expect(parseRetryDelays('1s,5s,30s')).toEqual([1, 5, 30]);
+    expect(parseRetryDelays('30, 2m ,1h,1d')).toEqual([30, 120, 3_600, 86_400]);
+    expect(parseRetryDelays('0.5s,1.5m,1.001h')).toEqual([0.5, 90, 3_603.6]);
+    expect(parseRetryDelays('30d')).toEqual([30 * 86_400]);
+  });
+
   it.each([
     ['a word', 'soon'],
     ['a negative wait', '1,-2'],
     ['zero', '0'],
     ['an empty entry', '1,,2'],
-    ['a unit', '5s'],
+    ['a unit it does not know', '5w'],
+    ['milliseconds', '500ms'],
+    ['an upper-case unit', '5S'],
+    ['a space before the unit', '5 s'],
+    ['a unit without a number', 's'],
+    ['more than 30 days with a unit', '31d'],
+    ['zero with a unit', '0s'],
     ['an exponent', '1e3'],
     ['more than 30 days', String(31 * 86_400)],
     ['too many entries', Array.from({ length: MAX_RETRY_DELAYS + 1 }, () => '1').join(',')],
   ])('refuses %s with invalid_retry_delays', (_name, text) => {
     expect(codeOf(() => parseRetryDelays(text))).toBe('invalid_retry_delays');
+  });
+
+  it('reads any list of durations as their seconds, whatever the units and spaces', () => {
+    const units = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
+    const wait = fc
+      .record({
+        // Thousandths, so that decimals are written as a user would (1.5, 0.25).
+        thousandths: fc.integer({ min: 1, max: 30_000_000 }),
+        unit: fc.constantFrom<keyof typeof units | ''>('', 's', 'm', 'h', 'd'),
+        before: fc.constantFrom('', ' ', '  '),
+        after: fc.constantFrom('', ' '),
+      })
+      .filter(({ thousandths, unit }) => (thousandths / 1000) * units[unit || 's'] <= 30 * 86_400);
+    fc.assert(
+      fc.property(fc.array(wait, { minLength: 1, maxLength: MAX_RETRY_DELAYS }), (waits) => {
+        const text = waits
+          .map(
+            ({ thousandths, unit, before, after }) =>
+              `${before}${thousandths / 1000}${unit}${after}`,
+          )
+          .join(',');
+        const expected = waits.map(
+          ({ thousandths, unit }) => Math.round(thousandths * units[unit || 's']) / 1000,
+        );
+        expect(parseRetryDelays(text)).toEqual(expected);
+      }),
+    );
   });
 
   it('round-trips any valid schedule and throws nothing but its own error on junk', () => {

@@ -1,3 +1,4 @@
+import { DURATION_UNIT_SECONDS } from '../duration.js';
 import { FollowUpServerError } from '../errors.js';
 
 /**
@@ -20,15 +21,28 @@ function invalid(message: string): FollowUpServerError {
   return new FollowUpServerError({ code: 'invalid_retry_delays', message });
 }
 
+// One wait: a number (up to three decimals) and a unit of duration.ts, or none for seconds.
+const retryDelayPattern = /^(\d{1,9}(?:\.\d{1,3})?)(s|m|h|d)?$/;
+
 /**
  * Parses a retry schedule as given to `--delivery-retry-delays` or `DELIVERY_RETRY_DELAYS`:
- * waits in seconds, separated by commas (`1,2,4`; decimals allowed, `0.5`). Spaces around the
- * commas are fine. An empty list means "no retry": one attempt, then dead.
+ * waits separated by commas, each a duration such as `1s`, `5m`, `2h` or `1d` (`s`, `m`, `h`,
+ * `d`, as `--auto-disable-after` takes them) or a bare number of seconds (`30`); up to three
+ * decimals (`0.5`, `1.5m`). Spaces around the commas are fine. Each wait is more than 0 and at
+ * most 30 days, at most {@link MAX_RETRY_DELAYS} of them. An empty list means "no retry": one
+ * attempt, then dead.
  *
+ * @returns The waits in seconds.
  * @throws FollowUpServerError `invalid_retry_delays` for anything else, saying what.
+ * @example
+ * ```ts
+ * parseRetryDelays('1s,5s,30s'); // [1, 5, 30]
+ * parseRetryDelays('30,2m,1h'); // [30, 120, 3600]
+ * ```
  */
 export function parseRetryDelays(text: string): number[] {
-  if (typeof text !== 'string') throw invalid('The retry delays must be a string such as "1,2,4".');
+  if (typeof text !== 'string')
+    throw invalid('The retry delays must be a string such as "1s,5s,30s".');
   if (text.length > 2_000) throw invalid('The retry delays are longer than 2,000 characters.');
   if (text.trim() === '') return [];
   const parts = text.split(',');
@@ -37,12 +51,15 @@ export function parseRetryDelays(text: string): number[] {
   }
   return parts.map((part, index) => {
     const value = part.trim();
-    if (!/^\d{1,9}(?:\.\d{1,3})?$/.test(value)) {
+    const match = retryDelayPattern.exec(value);
+    if (!match) {
       throw invalid(
-        `Retry delay #${index + 1} (${JSON.stringify(value.slice(0, 20))}) is not a number of seconds such as 30 or 0.5.`,
+        `Retry delay #${index + 1} (${JSON.stringify(value.slice(0, 20))}) is not a duration such as 30s, 5m, 2h or 1d, nor a number of seconds such as 0.5.`,
       );
     }
-    const seconds = Number(value);
+    const unit = DURATION_UNIT_SECONDS[(match[2] ?? 's') as keyof typeof DURATION_UNIT_SECONDS];
+    // To the millisecond: 1.001h is 3603.6 s, not 3603.5999….
+    const seconds = Math.round(Number(match[1]) * unit * 1000) / 1000;
     if (seconds <= 0 || seconds > MAX_RETRY_DELAY_SECONDS) {
       throw invalid(
         `Retry delay #${index + 1} must be more than 0 and at most ${MAX_RETRY_DELAY_SECONDS} seconds (30 days).`,
