@@ -27,8 +27,11 @@ export interface DeliveryPumpOptions {
    * have left due deliveries unclaimed (every free slot filled, or an endpoint at its limit).
    */
   fill(look: Look): Promise<boolean>;
-  /** After a look, how long until the next delivery is due, capped by the poll interval. */
-  nextWaitMs(): Promise<number>;
+  /**
+   * After a look, how long until the next delivery is due, capped by the poll interval, given
+   * whether the look may have left due deliveries unclaimed.
+   */
+  nextWaitMs(workLeft: boolean): Promise<number>;
   pollIntervalMs: number;
   wakeIntervalMs: number;
   /** When an ended attempt's slot is filled at once; see {@link FreedSlotPolicy}. */
@@ -105,7 +108,7 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
     looking = fill(look)
       .then(async (left) => {
         workLeft = left;
-        return phase === 'running' && !wokenDuringLook ? nextWaitMs() : pollIntervalMs;
+        return phase === 'running' && !wokenDuringLook ? nextWaitMs(left) : pollIntervalMs;
       })
       .catch((error: unknown) => {
         workLeft = false;

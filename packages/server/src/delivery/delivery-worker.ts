@@ -120,9 +120,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   // How long until the next delivery of this database is due (a retry, or a lease that runs
   // out), capped by the poll interval.
-  async function nextWaitMs(): Promise<number> {
-    // Every slot busy: an attempt that ends wakes the worker.
-    if (slots.full()) return pollIntervalMs;
+  async function nextWaitMs(workLeft: boolean): Promise<number> {
+    // Every slot busy, or work left behind: an attempt that ends starts the next look, which
+    // claims whatever is due by then. Asking the database for the next due time after every look
+    // of a backlog cost as much as the claim itself.
+    if (slots.full() || workLeft) return pollIntervalMs;
     const now = clock.now();
     // An endpoint whose slots this worker fills is left out: an attempt that ends wakes it.
     const due = await nextDeliveryDueAt(database, slots.saturated());
