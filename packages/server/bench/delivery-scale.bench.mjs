@@ -208,7 +208,11 @@ async function startServer(storage) {
  */
 async function pacedCreates({ url, token, rate, seconds }) {
   const acknowledged = new Map();
-  let failed = 0;
+  // Refused creates by status (or `error` when no answer came).
+  const failed = {};
+  const fail = (key) => {
+    failed[key] = (failed[key] ?? 0) + 1;
+  };
   const total = Math.round(rate * seconds);
   const sent = [];
   const started = performance.now();
@@ -224,10 +228,10 @@ async function pacedCreates({ url, token, rate, seconds }) {
           const at = wallClock();
           const body = await response.json();
           if (response.status === 201) acknowledged.set(body.id, at);
-          else failed++;
+          else fail(response.status);
         })
         .catch(() => {
-          failed++;
+          fail('error');
         }),
     );
   }
@@ -373,6 +377,11 @@ writeFileSync(
   `${JSON.stringify({ machine, options, loadAverage: [loadBefore, loadAfter], results }, null, 2)}\n`,
 );
 const ms = (value) => (value === null ? '–' : `${value} ms`);
+const refused = (failed) => {
+  const entries = Object.entries(failed);
+  if (entries.length === 0) return '';
+  return ` (refused: ${entries.map(([status, count]) => `${count} × ${status}`).join(', ')})`;
+};
 const lines = [
   '# Delivery at scale',
   '',
@@ -397,7 +406,7 @@ for (const name of [...new Set(results.paced.map((result) => result.driver))]) {
   );
   for (const result of results.paced.filter((entry) => entry.driver === name)) {
     lines.push(
-      `| ${result.rate} (${result.rate * ENDPOINTS}) | ${result.run} | ${result.creates}${result.failedCreates ? ` (${result.failedCreates} failed)` : ''} | ${ms(result.p50Ms)} | ${ms(result.p95Ms)} | ${ms(result.p99Ms)} | ${ms(result.maxMs)} | ${result.backlogAfter10s} | ${result.missing} | ${result.duplicates} |`,
+      `| ${result.rate} (${result.rate * ENDPOINTS}) | ${result.run} | ${result.creates}${refused(result.failedCreates)} | ${ms(result.p50Ms)} | ${ms(result.p95Ms)} | ${ms(result.p99Ms)} | ${ms(result.maxMs)} | ${result.backlogAfter10s} | ${result.missing} | ${result.duplicates} |`,
     );
   }
 }
@@ -413,7 +422,7 @@ if (results.outages.length > 0) {
   );
   for (const result of results.outages) {
     lines.push(
-      `| ${result.driver} | ${result.creates}${result.failedCreates ? ` (${result.failedCreates} failed)` : ''} | ${result.deliveries} | ${result.drainedSeconds === null ? `not within ${DRAIN_LIMIT_MS / 1000} s` : `${result.drainedSeconds} s`} | ${result.missing} | ${result.duplicates} |`,
+      `| ${result.driver} | ${result.creates}${refused(result.failedCreates)} | ${result.deliveries} | ${result.drainedSeconds === null ? `not within ${DRAIN_LIMIT_MS / 1000} s` : `${result.drainedSeconds} s`} | ${result.missing} | ${result.duplicates} |`,
     );
   }
 }
