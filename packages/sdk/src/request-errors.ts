@@ -22,6 +22,25 @@ export interface RequestErrorOptions {
 }
 
 /**
+ * @internal What {@link APIConnectionError}, {@link APITimeoutError} and
+ * {@link APIUserAbortError} share, made in one place: a request that got no response, its method
+ * and URL, and the code each class gives. Not exported: users catch the three classes (which
+ * declare its fields again, so that each one's documentation lists them as its own).
+ */
+abstract class RequestError extends FollowUpError {
+  /** The request method. */
+  readonly method: string;
+  /** The request URL. */
+  readonly url: string;
+
+  constructor(options: RequestErrorOptions, code: string) {
+    super({ message: options.message, code, cause: options.cause });
+    this.method = options.method;
+    this.url = options.url;
+  }
+}
+
+/**
  * The service could not be reached, or the connection broke (after the retries).
  *
  * @example
@@ -29,18 +48,16 @@ export interface RequestErrorOptions {
  * if (APIConnectionError.isInstance(error)) console.error('network trouble', error.cause);
  * ```
  */
-export class APIConnectionError extends FollowUpError {
+export class APIConnectionError extends RequestError {
   /** Always `"APIConnectionError"`. */
   override readonly name: string = 'APIConnectionError';
   /** The request method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(options: RequestErrorOptions) {
-    super({ message: options.message, code: 'connection_failed', cause: options.cause });
-    this.method = options.method;
-    this.url = options.url;
+    super(options, 'connection_failed');
   }
 }
 brand(APIConnectionError, 'APIConnectionError');
@@ -54,18 +71,16 @@ brand(APIConnectionError, 'APIConnectionError');
  * if (APITimeoutError.isInstance(error)) console.error(`${error.method} ${error.url} timed out`);
  * ```
  */
-export class APITimeoutError extends FollowUpError {
+export class APITimeoutError extends RequestError {
   /** Always `"APITimeoutError"`. */
   override readonly name: string = 'APITimeoutError';
   /** The request method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(options: RequestErrorOptions) {
-    super({ message: options.message, code: 'timeout', cause: options.cause });
-    this.method = options.method;
-    this.url = options.url;
+    super(options, 'timeout');
   }
 }
 brand(APITimeoutError, 'APITimeoutError');
@@ -79,18 +94,16 @@ brand(APITimeoutError, 'APITimeoutError');
  * if (APIUserAbortError.isInstance(error)) return; // we cancelled it ourselves
  * ```
  */
-export class APIUserAbortError extends FollowUpError {
+export class APIUserAbortError extends RequestError {
   /** Always `"APIUserAbortError"`. */
   override readonly name: string = 'APIUserAbortError';
   /** The request method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(options: RequestErrorOptions) {
-    super({ message: options.message, code: 'aborted', cause: options.cause });
-    this.method = options.method;
-    this.url = options.url;
+    super(options, 'aborted');
   }
 }
 brand(APIUserAbortError, 'APIUserAbortError');
