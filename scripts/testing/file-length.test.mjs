@@ -63,7 +63,7 @@ describe('file length', () => {
     expect(lineCount('')).toBe(0);
     expect(lineCount('a\nb\n')).toBe(2);
     expect(lineCount('a\nb')).toBe(2);
-    expect(isPackageSource('packages/sdk/src/errors.ts')).toBe(true);
+    expect(isPackageSource('packages/sdk/src/api-errors.ts')).toBe(true);
     expect(isPackageSource('packages/server/src/storage/pglite-database.ts')).toBe(true);
     expect(isPackageSource('packages/server/src/storage/database.test.ts')).toBe(false);
     expect(isPackageSource('packages/sdk/src/types.test-d.ts')).toBe(false);
@@ -86,7 +86,7 @@ describe('file length', () => {
   it(`finds every package's source files, none over ${MAX_LINES} lines`, () => {
     // Guards the listing itself: an empty list would pass below whatever the files hold.
     expect(files).toContain('packages/server/src/build-server.ts');
-    expect(files).toContain('packages/sdk/src/errors.ts');
+    expect(files).toContain('packages/sdk/src/api-errors.ts');
     expect(files).toContain('packages/webhooks/src/web-crypto.ts');
     expect(overLimit(files, (path) => readFileSync(`${root}${path}`, 'utf8'))).toEqual([]);
   });

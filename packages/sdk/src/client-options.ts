@@ -1,4 +1,4 @@
-import type { FollowUpError } from './errors.js';
+import type { FollowUpError } from './follow-up-error.js';
 import type { QueryParameter, RequestEvent, ResponseEvent } from './request-options.js';
 
 /**
@@ -258,10 +258,3 @@ export interface FollowUpSummary {
   /** The default retry count. */
   maxRetries: number;
 }
-
-export type {
-  QueryParameter,
-  RequestEvent,
-  RequestOptions,
-  ResponseEvent,
-} from './request-options.js';

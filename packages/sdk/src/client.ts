@@ -4,11 +4,9 @@ import {
   DEFAULT_TIMEOUT_MS,
   type FollowUpOptions,
   type FollowUpSummary,
-  type QueryParameter,
-  type RequestOptions,
   type Validation,
 } from './client-options.js';
-import { ConfigurationError } from './errors.js';
+import { ConfigurationError } from './follow-up-error.js';
 import {
   checkBaseUrl,
   checkHeaders,
@@ -20,6 +18,7 @@ import { HttpClient } from './internal/http-client.js';
 import { mergeDefined } from './internal/merge-defined.js';
 import { clockSleep, systemClock } from './internal/sleep.js';
 import { parseToken } from './internal/token.js';
+import type { QueryParameter, RequestOptions } from './request-options.js';
 import { Audit } from './resources/audit.js';
 import { Contacts } from './resources/contacts.js';
 import { CrudResource } from './resources/crud-resource.js';
@@ -51,12 +50,6 @@ import {
   userListSchema,
   userSchema,
 } from './schemas/user.js';
-
-export {
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  type FollowUpSummary,
-} from './client-options.js';
 
 const VALIDATIONS: readonly Validation[] = ['strict', 'warn', 'off'];
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');

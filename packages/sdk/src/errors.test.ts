@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APIError,
-  AuthenticationError,
-  ConfigurationError,
-  FollowUpError,
-  NotFoundError,
-  ResponseValidationError,
-} from './errors.js';
+import { APIError, AuthenticationError, NotFoundError } from './api-errors.js';
+import { ConfigurationError, FollowUpError } from './follow-up-error.js';
+import { APIConnectionError, ResponseValidationError } from './request-errors.js';
 
 function apiOptions(status: number) {
   return {

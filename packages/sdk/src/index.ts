@@ -19,54 +19,56 @@ export {
   WebhookVerificationError,
   type WebhookVerificationErrorCode,
 } from '@followup/webhooks/web';
-export { APIPromise, type WithResponse } from './api-promise.js';
 export {
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  FollowUp,
-  type FollowUpSummary,
-} from './client.js';
-export type {
-  Clock,
-  FetchLike,
-  FollowUpOptions,
-  Logger,
-  QueryParameter,
-  RequestEvent,
-  RequestOptions,
-  ResponseEvent,
-  RetryEvent,
-  Validation,
-} from './client-options.js';
-export { CursorPage, type CursorPageParams } from './cursor-page.js';
-export {
-  APIConnectionError,
   APIError,
   type APIErrorOptions,
-  APITimeoutError,
-  APIUserAbortError,
   AuthenticationError,
-  ConfigurationError,
   ConflictError,
-  FollowUpError,
-  type FollowUpErrorOptions,
   InternalServerError,
   NotFoundError,
   NotImplementedError,
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
-  type RequestErrorOptions,
-  type ResponseIssue,
-  ResponseValidationError,
-  type ResumeFrom,
   ValidationError,
-} from './errors.js';
+} from './api-errors.js';
+export { APIPromise, type WithResponse } from './api-promise.js';
+export { FollowUp } from './client.js';
+export type {
+  Clock,
+  FetchLike,
+  FollowUpOptions,
+  Logger,
+  RetryEvent,
+  Validation,
+} from './client-options.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type FollowUpSummary } from './client-options.js';
+export { CursorPage, type CursorPageParams } from './cursor-page.js';
+export {
+  ConfigurationError,
+  FollowUpError,
+  type FollowUpErrorOptions,
+  type ResumeFrom,
+} from './follow-up-error.js';
 export { type JsonGuard, jsonGuard } from './json-guard.js';
 export { KeysetPage, type KeysetPageParams } from './keyset-page.js';
 export { OffsetPage, type OffsetPageParams } from './offset-page.js';
 export { Page } from './page.js';
 export { PagePromise } from './page-promise.js';
+export {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  type RequestErrorOptions,
+  type ResponseIssue,
+  ResponseValidationError,
+} from './request-errors.js';
+export type {
+  QueryParameter,
+  RequestEvent,
+  RequestOptions,
+  ResponseEvent,
+} from './request-options.js';
 export { Audit, type CursorListParams } from './resources/audit.js';
 export { ContactSync, type ContactSyncParams } from './resources/contact-sync.js';
 export {
@@ -100,7 +102,7 @@ export {
   type WebhookEventOfKind,
   type WebhookHandler,
   type WebhookHandlerOptions,
-} from './resources/webhook-handler.js';
+} from './resources/webhook-handler-options.js';
 export { type UnwrapOptions, Webhooks } from './resources/webhooks.js';
 export {
   type AuditEntry,
@@ -228,33 +230,35 @@ export {
   type ContactDeletedEvent,
   type ContactErasedEvent,
   type ContactUpdatedEvent,
-  contactCreatedEventSchema,
-  contactDeletedEventSchema,
-  contactErasedEventSchema,
-  contactErasedSchema,
-  contactUpdatedEventSchema,
   type DealCreatedEvent,
   type DealDeletedEvent,
   type DealUpdatedEvent,
-  dealCreatedEventSchema,
-  dealDeletedEventSchema,
-  dealUpdatedEventSchema,
-  type EhrReceipt,
   type EhrReceiptRecordedEvent,
-  ehrReceiptRecordedEventSchema,
-  ehrReceiptSchema,
   isKnownWebhookEvent,
   type KnownWebhookEvent,
-  knownWebhookEventSchema,
   type MessageReceivedEvent,
-  messageReceivedEventSchema,
   type UnknownEventKind,
   type UnknownWebhookEvent,
   type WebhookEvent,
   webhookEnvelopeSchema,
   webhookEventSchema,
-  webhookEventSchemas,
 } from './schemas/webhook-event.js';
+export {
+  contactCreatedEventSchema,
+  contactDeletedEventSchema,
+  contactErasedEventSchema,
+  contactErasedSchema,
+  contactUpdatedEventSchema,
+  dealCreatedEventSchema,
+  dealDeletedEventSchema,
+  dealUpdatedEventSchema,
+  type EhrReceipt,
+  ehrReceiptRecordedEventSchema,
+  ehrReceiptSchema,
+  knownWebhookEventSchema,
+  messageReceivedEventSchema,
+  webhookEventSchemas,
+} from './schemas/webhook-event-schemas.js';
 // The wire contract: every list the wire carries, written once; the server, its OpenAPI document,
 // its log redaction and the tests import these (see src/wire/README.md).
 export { CAPABILITIES, type Capability, ROLE_CAPABILITIES } from './wire/capabilities.js';
@@ -291,7 +295,6 @@ export {
   type TokenParts,
 } from './wire/token-grammar.js';
 export { DELIVERY_HEADER, EVENT_HEADER } from './wire/webhook-headers.js';
-
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,
 // and tested, through FollowUp; their shape may change in any release.

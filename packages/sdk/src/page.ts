@@ -1,4 +1,4 @@
-import { FollowUpError } from './errors.js';
+import { FollowUpError } from './follow-up-error.js';
 /**
  * One page of a list: its {@link Page.items}, whether there is a next page, and how to get it.
  * A page is also async-iterable over its own items and those of every later page, fetched lazily

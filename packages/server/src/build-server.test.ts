@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../test/support/server.js';
 import { BODY_LIMIT_BYTES, buildServer } from './build-server.js';
-import { ProblemError } from './plugins/problem.js';
+import { ProblemError } from './problem-error.js';
 
 describe('buildServer', () => {
   const server = useTestServer({

@@ -50,8 +50,6 @@ import { webPages } from './web/pages/index.js';
 import { webApp } from './web/web-app.js';
 import { installWebSessions } from './web/web-sessions.js';
 
-export type { BuildServerOptions };
-
 /** The largest request body accepted: 1 MiB. Larger bodies get 413 `payload_too_large`. */
 export const BODY_LIMIT_BYTES: number = WIRE_BODY_LIMIT_BYTES;
 

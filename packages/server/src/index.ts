@@ -5,43 +5,37 @@
  * @packageDocumentation
  */
 
-/** The header the inbox webhook's shared secret comes in (the SDK's wire contract). */
-export { INBOX_SECRET_HEADER } from '@followup/sdk';
+// From the SDK's wire contract: the header the inbox webhook's shared secret comes in, and the
+// literal prefix of every token.
+export { INBOX_SECRET_HEADER, TOKEN_PREFIX } from '@followup/sdk';
 export {
-  type AuditActor,
-  type AuditDependencies,
-  type AuditEntry,
   type AuditPage,
-  type AuditTarget,
   type ListAuditEntriesOptions,
   listAuditEntries,
-  type NewAuditEntry,
   recordAuditEntry,
 } from './audit/audit-log.js';
-export {
-  BODY_LIMIT_BYTES,
-  type BuildServerOptions,
-  buildServer,
-} from './build-server.js';
+export { BODY_LIMIT_BYTES, buildServer } from './build-server.js';
+export type { BuildServerOptions } from './build-server-options.js';
 export {
   type Capability,
   capabilities,
   hasCapability,
   roleCapabilities,
 } from './capabilities.js';
+export type { CliIo } from './cli/cli-io.js';
 export type { TerminalSink } from './cli/progress-bar.js';
-export { type CliIo, runCli } from './cli/run-cli.js';
+export { runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
+export { createDeliveryWorker } from './delivery/delivery-worker.js';
 export {
-  createDeliveryWorker,
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAKE_INTERVAL_MS,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
-} from './delivery/delivery-worker.js';
+} from './delivery/delivery-worker-options.js';
 export { DEFAULT_RETRY_DELAYS_SECONDS, parseRetryDelays } from './delivery/retry-schedule.js';
 export { type SeedDemoDataOptions, type SeededDemoData, seedDemoData } from './demo/demo-data.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
@@ -58,17 +52,13 @@ export {
 export type { Principal, RequireCapability } from './plugins/authentication.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.js';
 export type { LoggingOptions, TextSink } from './plugins/logging.js';
-export {
-  type ProblemDetails,
-  ProblemError,
-  type ProblemErrorOptions,
-  type ProblemFieldError,
-} from './plugins/problem.js';
+export type { ProblemDetails } from './plugins/problem.js';
 export {
   DEFAULT_RATE_LIMIT,
   type RateLimitOptions,
 } from './plugins/rate-limit.js';
 export { REQUEST_ID_HEADER } from './plugins/request-id.js';
+export { ProblemError, type ProblemErrorOptions, type ProblemFieldError } from './problem-error.js';
 export {
   DEFAULT_RETENTION,
   MAX_RETENTION_DAYS,
@@ -110,6 +100,13 @@ export {
   openPostgresDatabase,
   type PostgresDatabaseOptions,
 } from './storage/postgres-database.js';
+export type {
+  AuditActor,
+  AuditDependencies,
+  AuditEntry,
+  AuditTarget,
+  NewAuditEntry,
+} from './stores/audit-store.js';
 export {
   type AccountStore,
   type AccountStoreOptions,
@@ -130,7 +127,7 @@ export type {
   TokenVerification,
 } from './tokens/account-types.js';
 export { type Role, roles } from './tokens/role.js';
-export { type ParsedToken, parseToken, TOKEN_PREFIX } from './tokens/token-format.js';
+export { type ParsedToken, parseToken } from './tokens/token-format.js';
 export { MAX_ROLL_GRACE_SECONDS, MAX_TOKEN_LABEL_LENGTH } from './tokens/token-limits.js';
 export {
   DEFAULT_SESSION_POLICY,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import { buildRequest, buildUrl, type RequestDefaults } from './build-request.js';
 
 const defaults: RequestDefaults = {

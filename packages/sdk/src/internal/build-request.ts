@@ -1,5 +1,5 @@
-import type { QueryParameter, RequestOptions } from '../client-options.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
+import type { QueryParameter, RequestOptions } from '../request-options.js';
 import {
   checkHeaders,
   checkIdempotencyKey,

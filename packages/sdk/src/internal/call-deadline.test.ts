@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APITimeoutError, APIUserAbortError } from '../errors.js';
+import { APITimeoutError, APIUserAbortError } from '../request-errors.js';
 import type { BuiltRequest } from './build-request.js';
 import { startDeadline } from './call-deadline.js';
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../client-options.js';
-import { APITimeoutError, APIUserAbortError, type FollowUpError } from '../errors.js';
+import type { FollowUpError } from '../follow-up-error.js';
+import { APITimeoutError, APIUserAbortError } from '../request-errors.js';
 import type { BuiltRequest } from './build-request.js';
 
 /** One signal and one deadline for a whole call: every attempt and every wait between them. */

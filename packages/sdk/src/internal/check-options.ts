@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 
 /** The lower-case names of the headers the client sets itself: no option replaces them. */
 export const OWN_HEADERS: ReadonlySet<string> = new Set([

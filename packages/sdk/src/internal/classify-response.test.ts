@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, NotImplementedError, RateLimitError } from '../errors.js';
+import { ConflictError, NotImplementedError, RateLimitError } from '../api-errors.js';
 import type { BuiltRequest } from './build-request.js';
 import { classifyResponse } from './classify-response.js';
 

@@ -1,4 +1,4 @@
-import type { APIError } from '../errors.js';
+import type { APIError } from '../api-errors.js';
 import type { ProblemCode } from '../wire/problem-codes.js';
 import { RETRYABLE_STATUSES } from './backoff.js';
 import type { BuiltRequest } from './build-request.js';

@@ -1,16 +1,9 @@
 import type { z } from 'zod';
 import type { WithResponse } from '../api-promise.js';
-import type {
-  Clock,
-  FetchLike,
-  Logger,
-  QueryParameter,
-  RequestEvent,
-  ResponseEvent,
-  RetryEvent,
-  Validation,
-} from '../client-options.js';
-import { APIConnectionError, FollowUpError } from '../errors.js';
+import type { Clock, FetchLike, Logger, RetryEvent, Validation } from '../client-options.js';
+import { FollowUpError } from '../follow-up-error.js';
+import { APIConnectionError } from '../request-errors.js';
+import type { QueryParameter, RequestEvent, ResponseEvent } from '../request-options.js';
 import type { QueryValue } from './build-request.js';
 import {
   type BuiltRequest,
@@ -27,8 +20,6 @@ import { isNetworkError } from './network-error.js';
 import { parseBody } from './parse-body.js';
 import { type Attempt, createTransport, type SendOnce } from './send-once.js';
 import { raceAbort } from './sleep.js';
-
-export type { QueryValue };
 
 /** The settings an {@link HttpClient} runs with, already checked. */
 export interface HttpClientSettings {

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
-import type { RequestOptions } from '../client-options.js';
 import { CursorPage, type CursorPageParams } from '../cursor-page.js';
-import { FollowUpError, ResponseValidationError, type ResumeFrom } from '../errors.js';
+import { FollowUpError, type ResumeFrom } from '../follow-up-error.js';
 import { KeysetPage, type KeysetPageParams } from '../keyset-page.js';
 import { OffsetPage, type OffsetPageParams } from '../offset-page.js';
-import type { HttpClient, QueryValue } from './http-client.js';
+import { ResponseValidationError } from '../request-errors.js';
+import type { RequestOptions } from '../request-options.js';
+import type { QueryValue } from './build-request.js';
+import type { HttpClient } from './http-client.js';
 
 const CONFIGURATION_CODE = 'configuration_invalid';
 

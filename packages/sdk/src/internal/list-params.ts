@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import { LIST_LIMITS } from '../wire/limits.js';
 import { LIST_SORT_VALUES } from '../wire/list-sorts.js';
 

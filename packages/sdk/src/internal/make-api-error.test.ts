@@ -11,7 +11,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ValidationError,
-} from '../errors.js';
+} from '../api-errors.js';
 import { PROBLEM_CODES, type ProblemCode } from '../wire/problem-codes.js';
 import { errorClassFor, makeAPIError } from './make-api-error.js';
 

@@ -10,7 +10,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ValidationError,
-} from '../errors.js';
+} from '../api-errors.js';
 import type { ProblemDetails } from '../schemas/problem-details.js';
 import { isProblemCode, PROBLEM_CODES } from '../wire/problem-codes.js';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Logger, Validation } from '../client-options.js';
-import { ResponseValidationError } from '../errors.js';
 import { jsonGuard } from '../json-guard.js';
+import { ResponseValidationError } from '../request-errors.js';
 import type { BuiltRequest } from './build-request.js';
 
 /** How a success body is read: the schema, and what to do when the body does not match it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchLike, RequestEvent } from '../client-options.js';
+import type { FetchLike } from '../client-options.js';
+import type { RequestEvent } from '../request-options.js';
 import type { BuiltRequest } from './build-request.js';
 import { type Attempt, createTransport } from './send-once.js';
 import { systemClock } from './sleep.js';

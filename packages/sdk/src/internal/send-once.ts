@@ -4,7 +4,8 @@ import ky, {
   isNetworkError as isKyNetworkError,
   type Options,
 } from 'ky';
-import type { Clock, FetchLike, RequestEvent, ResponseEvent } from '../client-options.js';
+import type { Clock, FetchLike } from '../client-options.js';
+import type { RequestEvent, ResponseEvent } from '../request-options.js';
 import type { BuiltRequest } from './build-request.js';
 import { OWN_HEADERS } from './check-options.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import { parseToken } from './token.js';
 
 const accountId = fc.stringMatching(/^[A-Za-z0-9_]{1,64}$/);

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import { splitToken, TOKEN_PREFIX } from '../wire/token-grammar.js';
 
 /**

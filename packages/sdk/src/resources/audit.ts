@@ -1,9 +1,9 @@
-import type { RequestOptions } from '../client-options.js';
 import type { CursorPage } from '../cursor-page.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { cursorLoader } from '../internal/list-loaders.js';
 import { checkCursor, checkLimit } from '../internal/list-params.js';
 import { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import { type AuditEntry, auditEntryListSchema } from '../schemas/audit-entry.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { RequestOptions } from '../client-options.js';
-import { ConfigurationError, FollowUpError } from '../errors.js';
+import { ConfigurationError, FollowUpError } from '../follow-up-error.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { checkCursor, checkInstant, checkLimit } from '../internal/list-params.js';
+import type { RequestOptions } from '../request-options.js';
 import { type ContactChange, contactChangeListSchema } from '../schemas/contact-sync.js';
 import { LIST_LIMITS } from '../wire/limits.js';
 

@@ -1,10 +1,10 @@
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { checkOneOf, checkText } from '../internal/list-params.js';
 import type { KeysetPage } from '../keyset-page.js';
 import type { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type Contact,
   type CreateContactInput,

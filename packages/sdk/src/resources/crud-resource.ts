@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
-import { ConfigurationError } from '../errors.js';
-import type { HttpClient, QueryValue } from '../internal/http-client.js';
+import { ConfigurationError } from '../follow-up-error.js';
+import type { QueryValue } from '../internal/build-request.js';
+import type { HttpClient } from '../internal/http-client.js';
 import { keysetLoader, offsetLoader } from '../internal/list-loaders.js';
 import {
   checkCursor,
@@ -14,6 +14,7 @@ import {
 import type { KeysetPage } from '../keyset-page.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import { countSchema } from '../schemas/count.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
 import type { LIST_SORT_VALUES } from '../wire/list-sorts.js';

@@ -1,9 +1,9 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { checkOneOf } from '../internal/list-params.js';
 import type { KeysetPage } from '../keyset-page.js';
 import type { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type CreateDealInput,
   type Deal,

@@ -1,6 +1,6 @@
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
+import type { RequestOptions } from '../request-options.js';
 import { type DeliveryAttempt, deliveryAttemptListSchema } from '../schemas/delivery-attempt.js';
 import { pathId } from './crud-resource.js';
 

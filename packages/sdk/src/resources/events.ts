@@ -1,11 +1,11 @@
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
 import type { CursorPage } from '../cursor-page.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { cursorLoader } from '../internal/list-loaders.js';
 import { checkCursor, checkLimit, checkOneOf, checkText } from '../internal/list-params.js';
 import { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import { type EventList, eventListSchema } from '../schemas/event-list.js';
 import { type EventType, eventTypeListSchema } from '../schemas/event-type.js';
 import type { OpenEnum } from '../schemas/open-enum.js';

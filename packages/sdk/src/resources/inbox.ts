@@ -1,7 +1,7 @@
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import type { HttpClient } from '../internal/http-client.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type InboxSendInput,
   type InboxSendResult,

@@ -1,7 +1,7 @@
-import type { RequestOptions } from '../client-options.js';
 import type { HttpClient } from '../internal/http-client.js';
 import type { OffsetPage } from '../offset-page.js';
 import type { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import { type InboxMessage, inboxMessageListSchema } from '../schemas/inbox-message.js';
 import { type ListParams, offsetList } from './crud-resource.js';
 

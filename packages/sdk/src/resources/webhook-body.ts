@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import type { NodeRequestLike } from './webhook-handler-options.js';
 
 /** A body read whole, or `'too_large'` once it passed the limit (nothing more is read). */

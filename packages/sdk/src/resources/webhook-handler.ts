@@ -5,7 +5,8 @@ import {
   WebhookVerificationError,
 } from '@followup/webhooks/web';
 import type { Clock, Logger } from '../client-options.js';
-import { ConfigurationError, ResponseValidationError } from '../errors.js';
+import { ConfigurationError } from '../follow-up-error.js';
+import { ResponseValidationError } from '../request-errors.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { WebhookEventKind } from '../wire/event-kinds.js';
 import { MemoryDeliveryStore } from './delivery-store.js';
@@ -15,17 +16,6 @@ import {
   DEFAULT_WEBHOOK_MAX_BODY_BYTES,
   type NodeRequestLike,
   type NodeResponseLike,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from './webhook-handler-options.js';
-
-export {
-  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
-  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
-  type NodeRequestLike,
-  type NodeResponseLike,
-  type WebhookEventHandlers,
-  type WebhookEventOfKind,
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './webhook-handler-options.js';

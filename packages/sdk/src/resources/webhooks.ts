@@ -8,14 +8,11 @@ import {
   type WebhookPayload,
 } from '@followup/webhooks/web';
 import type { Clock, Logger } from '../client-options.js';
-import { ResponseValidationError } from '../errors.js';
+import { ResponseValidationError } from '../request-errors.js';
 import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../wire/webhook-headers.js';
-import {
-  createWebhookHandler,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from './webhook-handler.js';
+import { createWebhookHandler } from './webhook-handler.js';
+import type { WebhookHandler, WebhookHandlerOptions } from './webhook-handler-options.js';
 
 /**
  * How `unwrap` verifies: the endpoint's signing secret (or several, during a rotation), and the

@@ -15,23 +15,6 @@ import {
   webhookEventSchemas,
 } from './webhook-event-schemas.js';
 
-export {
-  contactCreatedEventSchema,
-  contactDeletedEventSchema,
-  contactErasedEventSchema,
-  contactErasedSchema,
-  contactUpdatedEventSchema,
-  dealCreatedEventSchema,
-  dealDeletedEventSchema,
-  dealUpdatedEventSchema,
-  type EhrReceipt,
-  ehrReceiptRecordedEventSchema,
-  ehrReceiptSchema,
-  knownWebhookEventSchema,
-  messageReceivedEventSchema,
-  webhookEventSchemas,
-} from './webhook-event-schemas.js';
-
 /**
  * A `contact.created` event.
  *

@@ -4,16 +4,14 @@ import { manualClock } from '../../test/support/clock.js';
 import { testDriver, transactionsSettled, useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
+import type { AuditEntry } from '../stores/audit-store.js';
 import {
-  type AuditEntry,
   decodeAuditCursor,
   decodeRecentAuditCursor,
   encodeAuditCursor,
   encodeRecentAuditCursor,
-  listAuditEntries,
-  listAuditEntriesNewestFirst,
-  recordAuditEntry,
-} from './audit-log.js';
+} from './audit-cursors.js';
+import { listAuditEntries, listAuditEntriesNewestFirst, recordAuditEntry } from './audit-log.js';
 
 describe('audit log', () => {
   const database = useTestDatabase();

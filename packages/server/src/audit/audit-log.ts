@@ -15,22 +15,6 @@ import {
   encodeRecentAuditCursor,
 } from './audit-cursors.js';
 
-export type {
-  AuditActor,
-  AuditDependencies,
-  AuditEntry,
-  AuditTarget,
-  NewAuditEntry,
-} from '../stores/audit-store.js';
-// The audit log's functions and types, imported from here by every surface; its SQL is in
-// stores/audit-store.ts.
-export {
-  decodeAuditCursor,
-  decodeRecentAuditCursor,
-  encodeAuditCursor,
-  encodeRecentAuditCursor,
-} from './audit-cursors.js';
-
 // Writers of audit entries take no lock: each entry records its transaction's id (`xid`, by
 // default), and the cursor walk reads `(xid, seq)` in order, only entries of transactions that
 // have ended (see change-order.ts and migration 25). An entry that commits late can never land

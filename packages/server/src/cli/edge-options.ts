@@ -1,4 +1,4 @@
-import type { BuildServerOptions } from '../build-server.js';
+import type { BuildServerOptions } from '../build-server-options.js';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../connection-limits.js';
 import { MAX_RETENTION_DAYS, type RetentionPolicy } from '../retention/retention.js';
 import type { CliOptions } from './usage.js';

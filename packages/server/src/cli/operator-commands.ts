@@ -8,13 +8,6 @@ import { receiptCommandOptions, receiptCommands } from './receipt-commands.js';
 import type { OptionName } from './usage.js';
 import { userCommandOptions, userCommands } from './user-commands.js';
 
-export {
-  DEFAULT_OPERATOR_PAGE,
-  MAX_OPERATOR_PAGE,
-  type OperatorCommand,
-  type OperatorOutput,
-} from './operator-command.js';
-
 /** @internal The operator's commands (the interface's "settings area"), by name. */
 export const operatorCommands: Readonly<Record<string, OperatorCommand>> = {
   ...accountCommands,

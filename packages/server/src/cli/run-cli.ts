@@ -22,8 +22,6 @@ import {
   usage,
 } from './usage.js';
 
-export type { CliIo, OpenedDatabase } from './cli-io.js';
-
 /**
  * @internal The PGlite data directory the command names (see {@link resolveDataDirectory}), or
  * `undefined` on PostgreSQL.

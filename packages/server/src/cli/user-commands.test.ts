@@ -8,7 +8,8 @@ import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
 import { hashPassword } from '../users/passwords.js';
 import { createSessionStore } from '../users/sessions.js';
-import { type CliIo, runCli } from './run-cli.js';
+import type { CliIo } from './cli-io.js';
+import { runCli } from './run-cli.js';
 import { UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
 

@@ -1,8 +1,9 @@
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import {
   type DeliveryRow,
   findDeliveryRow,

@@ -7,7 +7,8 @@ import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createDeliveryStore } from './deliveries.js';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
+import { createDeliveryWorker } from './delivery-worker.js';
+import type { DeliveryWorkerOptions } from './delivery-worker-options.js';
 import { createEndpointStore } from './webhook-endpoints.js';
 
 type Answer = (request: IncomingMessage, response: ServerResponse) => void;

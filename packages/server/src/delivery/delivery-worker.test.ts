@@ -10,7 +10,8 @@ import type { Database, QueryResult } from '../storage/database.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { createDeliveryStore } from './deliveries.js';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
+import { createDeliveryWorker } from './delivery-worker.js';
+import type { DeliveryWorkerOptions } from './delivery-worker-options.js';
 import { fanOutEvents } from './fan-out.js';
 import { createEndpointStore } from './webhook-endpoints.js';
 

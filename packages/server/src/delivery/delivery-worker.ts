@@ -22,17 +22,6 @@ import {
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from './retry-schedule.js';
 
-export {
-  DEFAULT_ATTEMPT_TIMEOUT_MS,
-  DEFAULT_AUTO_DISABLE_AFTER_MS,
-  DEFAULT_DELIVERY_CONCURRENCY,
-  DEFAULT_ENDPOINT_CONCURRENCY,
-  DEFAULT_POLL_INTERVAL_MS,
-  DEFAULT_WAKE_INTERVAL_MS,
-  type DeliveryWorker,
-  type DeliveryWorkerOptions,
-} from './delivery-worker-options.js';
-
 /**
  * Creates the outbound delivery worker of one server instance. It turns outbox events into
  * deliveries, claims due deliveries with `FOR UPDATE SKIP LOCKED` under a lease (so any number

@@ -1,8 +1,9 @@
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import { insertDelivery } from '../stores/delivery-store.js';
 import { insertDispatchedEvent, notifyOutboxListeners } from '../stores/outbox-store.js';
 import { lockEndpointState } from '../stores/webhook-endpoint-store.js';

@@ -1,9 +1,10 @@
 import { type ContactErasure, ERASED_VALUE } from '@followup/sdk';
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database, Queryable } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import {
   type ErasableEvent,
   eraseDeliveryAnswers,

@@ -5,6 +5,7 @@ import type {
   onRequestAsyncHookHandler,
 } from 'fastify';
 import { type Capability, hasCapability } from '../capabilities.js';
+import { ProblemError } from '../problem-error.js';
 import type { AccountStore } from '../tokens/account-store.js';
 import type { ServiceAccount, TokenFailureCode } from '../tokens/account-types.js';
 import { type Role, roles } from '../tokens/role.js';
@@ -17,7 +18,6 @@ import {
 } from '../web/web-sessions.js';
 import type { AuthFailureThrottle } from './address-limits.js';
 import { readAuthorizationHeader } from './authorization-header.js';
-import { ProblemError } from './problem.js';
 import { type RateLimiter, rateLimited, rateLimitHeaders } from './rate-limit.js';
 import { type AnswersOf, answering } from './route-problem-codes.js';
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ProblemError, sendProblem } from './problem.js';
+import { ProblemError } from '../problem-error.js';
+import { sendProblem } from './problem.js';
 
 /** @internal Options of {@link installHostHeaderCheck}. */
 export interface HostHeaderOptions {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 import {
   deleteStaleIdempotencyKey,
@@ -13,7 +14,6 @@ import {
   reserveIdempotencyKey,
 } from '../stores/idempotency-store.js';
 import type { Principal } from './authentication.js';
-import { ProblemError } from './problem.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

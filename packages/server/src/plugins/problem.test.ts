@@ -1,7 +1,8 @@
 import { PROBLEM_CODES, type ProblemCode } from '@followup/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProblemError, toProblem } from './problem.js';
+import { ProblemError } from '../problem-error.js';
+import { toProblem } from './problem.js';
 
 const codes = Object.keys(PROBLEM_CODES) as ProblemCode[];
 

@@ -8,13 +8,6 @@ import {
   type ProblemFieldError,
 } from '../problem-error.js';
 
-// Kept importable from here, where the routes and pages have always found it.
-export {
-  ProblemError,
-  type ProblemErrorOptions,
-  type ProblemFieldError,
-} from '../problem-error.js';
-
 /**
  * The body of every error response (RFC 9457): the SDK's `problemResponseSchema`, `type` being
  * `urn:followup:problem:<code>`.

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { ProblemError } from './problem.js';
+import { ProblemError } from '../problem-error.js';
 
 /** How many requests one token may make: a bucket of `limit`, refilled over `windowSeconds`. */
 export interface RateLimitOptions {

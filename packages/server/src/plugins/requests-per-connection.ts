@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ProblemError, sendProblem } from './problem.js';
+import { ProblemError } from '../problem-error.js';
+import { sendProblem } from './problem.js';
 
 /**
  * @internal Ends each keep-alive connection after `maxRequests` requests: the last one's answer

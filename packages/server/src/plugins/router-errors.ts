@@ -2,12 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { PROBLEM_CODES, type ProblemCode, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  type ProblemDetails,
-  ProblemError,
-  type ProblemErrorOptions,
-  sendProblem,
-} from './problem.js';
+import { ProblemError, type ProblemErrorOptions } from '../problem-error.js';
+import { type ProblemDetails, sendProblem } from './problem.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ProblemError, sendProblem } from './problem.js';
+import { ProblemError } from '../problem-error.js';
+import { sendProblem } from './problem.js';
 
 /** The `Retry-After` of a request refused because the server is shutting down, in seconds. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;

@@ -6,7 +6,7 @@ import { listAuditEntries } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 import { limitParameter } from './list-query.js';
 

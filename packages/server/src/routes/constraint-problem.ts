@@ -1,4 +1,4 @@
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 function databaseErrorCode(error: unknown): { code?: string; constraint?: string } {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import { CONTACTS_FEED } from '../retention/retention.js';
 import type { ChangePosition } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { createDeliveryStore } from '../delivery/deliveries.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 
 const paramsSchema = z.object({ id: z.string().min(1).max(255) });

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import { handlerErrorMessage } from '../receipts/handler-error-message.js';
 import { redactHeaders } from '../secret-headers.js';
 import type { Database } from '../storage/database.js';

@@ -12,7 +12,7 @@ import { listEvents, visibleEventKinds } from '../events/event-feed.js';
 import { eventTypeCatalogue } from '../events/event-types.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 import { enumFilterParameter } from './enum-filter.js';
 import { limitParameter } from './list-query.js';

@@ -1,6 +1,6 @@
 import { LIST_SORT_VALUES } from '@followup/sdk';
 import { z } from 'zod';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Queryable } from '../storage/database.js';
 import {
   type KeysetListFilters,

@@ -1,10 +1,10 @@
 import { boundedText, INPUT_LIMITS } from '@followup/sdk';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuditActor } from '../audit/audit-log.js';
 import type { Capability } from '../capabilities.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import type { Database } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import type { KeysetListFilters } from '../stores/resource-list-store.js';
 import type { ResourceStore } from '../stores/resource-store.js';
 import type { ResourceTable } from '../stores/resource-table.js';

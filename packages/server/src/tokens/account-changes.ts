@@ -1,5 +1,6 @@
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import {
   insertServiceAccount,
   lockServiceAccountRow,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditActor } from '../audit/audit-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import { findServiceAccountRow, listServiceAccountRows } from '../stores/service-account-store.js';
 import { findTokenRow, listTokenRowsOfAccount } from '../stores/token-store.js';
 import { createAccount, disableAccount } from './account-changes.js';

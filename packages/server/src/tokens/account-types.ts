@@ -1,8 +1,8 @@
 import type { ProblemCode } from '@followup/sdk';
-import type { AuditActor } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import type { Role } from './role.js';
 
 // What the account store answers and takes; the store itself is `account-store.ts`.

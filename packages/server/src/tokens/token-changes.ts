@@ -1,6 +1,7 @@
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import { FollowUpServerError } from '../errors.js';
 import type { Queryable } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import { lockServiceAccountState } from '../stores/service-account-store.js';
 import {
   announceTokensChanged,

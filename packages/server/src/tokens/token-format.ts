@@ -1,9 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { splitToken, TOKEN_PREFIX, TOKEN_SECRET_BYTES, TOKEN_SECRET_LENGTH } from '@followup/sdk';
 
-/** The literal prefix of every token (the SDK's wire contract). */
-export { TOKEN_PREFIX };
-
 /** The two parts of a token. */
 export interface ParsedToken {
   /** The service account's id, embedded in the token. */

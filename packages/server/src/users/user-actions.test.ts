@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
-import { ProblemError } from '../plugins/problem.js';
+import { ProblemError } from '../problem-error.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { inviteUser } from './user-actions.js';
 

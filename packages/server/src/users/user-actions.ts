@@ -1,10 +1,11 @@
 import { LIST_LIMITS } from '@followup/sdk';
 import { z } from 'zod';
-import { type AuditActor, recordAuditEntry } from '../audit/audit-log.js';
+import { recordAuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { ProblemError } from '../problem-error.js';
 import type { Database, Queryable } from '../storage/database.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import { deleteSessionsOfUser } from '../stores/session-store.js';
 import { deleteSignInLinksOfUser } from '../stores/sign-in-link-store.js';
 import {

@@ -1,4 +1,5 @@
-import { type CliIo, runCli } from '../../src/cli/run-cli.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { runCli } from '../../src/cli/run-cli.js';
 import type { Database } from '../../src/storage/database.js';
 
 /** What a CLI run wrote, in the order it wrote it. */

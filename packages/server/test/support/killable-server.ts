@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
-import { type CliIo, runCli } from '../../src/cli/run-cli.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { runCli } from '../../src/cli/run-cli.js';
 import { useCliStorage } from './cli-storage.js';
 
 // The built command (turbo builds before it tests), run as a process of its own so that a test

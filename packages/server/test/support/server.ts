@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { type BuildServerOptions, buildServer } from '../../src/build-server.js';
+import { buildServer } from '../../src/build-server.js';
+import type { BuildServerOptions } from '../../src/build-server-options.js';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
 import { createAccountStore } from '../../src/tokens/account-store.js';

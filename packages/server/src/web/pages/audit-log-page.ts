@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type AuditEntry, listAuditEntriesNewestFirst } from '../../audit/audit-log.js';
+import { listAuditEntriesNewestFirst } from '../../audit/audit-log.js';
+import type { AuditEntry } from '../../stores/audit-store.js';
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import { listTable, PAGE_SIZE } from './list-page.js';

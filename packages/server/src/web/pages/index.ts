@@ -6,8 +6,6 @@ import { usersPages } from './users-pages.js';
 import type { WebPage } from './web-page.js';
 import { webhookEndpointsPages } from './webhook-endpoints-pages.js';
 
-export type { WebPage, WebPageDependencies } from './web-page.js';
-
 /**
  * @internal Every page of the web application beyond sign-in and the start page. Add a page
  * here (see src/web/README.md); it is registered inside the web application's context.

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditActor } from '../../audit/audit-log.js';
 import type { Capability } from '../../capabilities.js';
 import type { Clock } from '../../clock.js';
 import { FollowUpServerError } from '../../errors.js';
 import type { IdGenerator } from '../../ids.js';
 import { ProblemError } from '../../problem-error.js';
 import type { Queryable } from '../../storage/database.js';
+import type { AuditActor } from '../../stores/audit-store.js';
 import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
 import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
