@@ -14,6 +14,7 @@ import {
 import { installAuthentication } from './plugins/authentication.js';
 import { installHostHeaderCheck } from './plugins/host-header.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installJsonBodyParser } from './plugins/json-body.js';
 import { installRequestLogging, loggerOptions } from './plugins/logging.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
@@ -131,9 +132,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       ? {}
       : { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
-  // JSON only: without this, Fastify would also accept text/plain bodies.
   app.server.maxConnections = limits.maxConnections;
+  // JSON only: without this, Fastify would also accept text/plain bodies.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
 

@@ -1,6 +1,7 @@
 import { INPUT_LIMITS } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
+import { MAX_JSON_BODY_DEPTH } from '../plugins/json-body.js';
 
 const server = useTestServer();
 
@@ -132,12 +133,19 @@ describe('text the database cannot store', () => {
 });
 
 describe('deeply nested JSON in sequence steps', () => {
-  it('is refused with 400 naming the field, however deep, and nothing is stored', async () => {
+  it('is refused with 400 naming the field, or as invalid_json past the body limit, and nothing is stored', async () => {
     const { token } = await server().tokenFor('MANAGER');
-    for (const depth of [INPUT_LIMITS.jsonDepth + 1, 5000, 200_000]) {
-      const body = `{"name":"S","steps":[{"action":"EMAIL","delayHours":1,"x":${'['.repeat(depth)}${']'.repeat(depth)}}]}`;
-      const response = await send('POST', '/api/sequences', body, token);
+    const step = (depth: number) =>
+      `{"name":"S","steps":[{"action":"EMAIL","delayHours":1,"x":${'['.repeat(depth)}${']'.repeat(depth)}}]}`;
+    // The step is 3 levels in: past MAX_JSON_BODY_DEPTH - 3 the body parser refuses it whole.
+    for (const depth of [INPUT_LIMITS.jsonDepth + 1, MAX_JSON_BODY_DEPTH - 3]) {
+      const response = await send('POST', '/api/sequences', step(depth), token);
       expectRefused(response, `steps.0.x${'.0'.repeat(INPUT_LIMITS.jsonDepth)}`);
+    }
+    for (const depth of [MAX_JSON_BODY_DEPTH - 2, 5000, 200_000]) {
+      const response = await send('POST', '/api/sequences', step(depth), token);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'invalid_json' });
     }
     const ok = `{"name":"S","steps":[{"action":"EMAIL","delayHours":1,"x":${'['.repeat(INPUT_LIMITS.jsonDepth)}${']'.repeat(INPUT_LIMITS.jsonDepth)}}]}`;
     expect((await send('POST', '/api/sequences', ok, token)).statusCode).toBe(201);
