@@ -5,6 +5,23 @@ import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import { contactTable } from './contact-store.js';
 import { resourceStore } from './resource-store.js';
+import type { ResourceTable } from './resource-table.js';
+
+/** Sequences as their routes store them (a JSON column), announced and audited here. */
+const sequenceTable: ResourceTable = {
+  name: 'sequence',
+  collection: 'sequences',
+  idPrefix: 'seq',
+  fields: {
+    name: { column: 'name' },
+    status: { column: 'status' },
+    steps: { column: 'steps', type: 'json' },
+  },
+  defaults: { status: 'DRAFT', steps: [] },
+  updatedAt: true,
+  audited: { created: true, updated: false, deleted: true },
+  events: {},
+};
 
 describe('createRecord', () => {
   const database = useTestDatabase();
@@ -52,6 +69,73 @@ describe('createRecord', () => {
     expect(pending).toBe(false);
     expect(await stored(String(item.id))).toEqual({ rows: 1, audit: 1, events: 1 });
     expect(await contacts.readRecord(database(), String(item.id))).toEqual(item);
+  });
+
+  it('commits a resource with a JSON column in one statement too', async () => {
+    // As the sequences' routes store them: neither audited nor announced on create.
+    const { events: _announced, ...unannounced } = sequenceTable;
+    const sequences = resourceStore(
+      { ...unannounced, audited: { created: false, updated: false, deleted: true } },
+      { clock, newId },
+    );
+    const { counted, statements, transactions } = counting();
+    const { item } = await sequences.createRecord(counted, {
+      actor,
+      body: {
+        name: 'Onboarding',
+        steps: [{ action: 'EMAIL', delayHours: 1, tag: { b: 1, a: [2] } }],
+      },
+    });
+    expect(statements).toHaveLength(1);
+    expect(transactions).toHaveLength(0);
+    expect(item).toMatchObject({ name: 'Onboarding', status: 'DRAFT' });
+    expect(await sequences.readRecord(database(), String(item.id))).toEqual(item);
+  });
+
+  it('announces a JSON column as the row reads it back, in the same statement', async () => {
+    const sequences = resourceStore(sequenceTable, { clock, newId });
+    const { counted, statements } = counting();
+    // Keys out of jsonb's order, numbers as JSON writes them: the event must equal the answer.
+    const steps = [{ delayHours: 1e21, action: 'EMAIL', zeta: { b: [1, -0, 0.5], a: 'é"[' } }];
+    const { item, pending } = await sequences.createRecord(counted, {
+      actor,
+      body: { name: 'S', steps },
+    });
+    expect(statements).toHaveLength(1);
+    expect(pending).toBe(false);
+    const { rows } = await database().query<{ data: unknown }>(
+      'SELECT data FROM outbox_events WHERE event = $1',
+      ['sequence.created'],
+    );
+    expect(rows.map((row) => row.data)).toEqual([item]);
+    // The column's value as jsonb orders it, in the answer and in the event alike.
+    expect(JSON.stringify((rows[0]?.data as { steps?: unknown } | undefined)?.steps)).toBe(
+      JSON.stringify(item.steps),
+    );
+    expect(await stored(String(item.id))).toEqual({ rows: 0, audit: 1, events: 1 });
+  });
+
+  it("sends one statement per create in the caller's transaction", async () => {
+    const statements: string[] = [];
+    const ids: string[] = [];
+    await database().transaction(async (transaction) => {
+      const counted: typeof transaction = Object.create(transaction);
+      counted.query = (sql, params) => {
+        statements.push(sql);
+        return transaction.query(sql, params);
+      };
+      for (const firstName of ['Ada', 'Grace']) {
+        const { item, pending } = await contacts.createRecord(database(), {
+          actor,
+          body: { firstName, lastName: 'L' },
+          transaction: counted,
+        });
+        expect(pending).toBe(false);
+        ids.push(String(item.id));
+      }
+    });
+    expect(statements).toHaveLength(2);
+    for (const id of ids) expect(await stored(id)).toEqual({ rows: 1, audit: 1, events: 1 });
   });
 
   it("runs in the caller's transaction when given one, and rolls back with it", async () => {

@@ -2,14 +2,8 @@ import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
-import {
-  type AuditActor,
-  auditEntryPart,
-  insertAuditEntry,
-  type NewAuditEntry,
-} from './audit-store.js';
-import { recordChange } from './audited-change-store.js';
-import { outboxEventPart, recordOutboxEvent } from './outbox-store.js';
+import { type AuditActor, auditEntryPart, type NewAuditEntry } from './audit-store.js';
+import { outboxEventPart } from './outbox-store.js';
 import { columnValue, itemColumns, itemFromRow } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
 import { createSqlParameters } from './sql-part.js';
@@ -33,19 +27,18 @@ export interface CreatedRecord {
   item: Record<string, unknown>;
   /**
    * Whether its event, where the resource announces one, may wait for a delivery worker: false
-   * when a one-statement create found that no endpoint takes it (it was written dispatched, see
-   * docs/decisions.md).
+   * when no endpoint takes it (it was written dispatched, see docs/decisions.md).
    */
   pending: boolean;
 }
 
 /**
  * @internal The create of one resource family: `createRecord(database, request)` inserts the
- * row, its `<name>.created` audit entry where audited, its `<name>.created` event where announced
- * and runs `afterCreate`. Given a `transaction`, it runs in it; otherwise it commits on its own,
- * as one `WITH` statement where nothing else belongs in its transaction (see
- * docs/decisions.md, "A create is one statement…") and as a transaction of several statements
- * otherwise. The caller tells `onOutboxEvent` after the commit when `pending`.
+ * row, its `<name>.created` audit entry where audited and its `<name>.created` event where
+ * announced, in one `WITH` statement (see docs/decisions.md, "A create is one statement"), then
+ * runs `afterCreate`. Given a `transaction`, it runs in it; otherwise the statement commits on
+ * its own, in a transaction with `afterCreate` where the resource has one. The caller tells
+ * `onOutboxEvent` after the commit when `pending`.
  */
 export function resourceCreate(
   table: ResourceTable,
@@ -73,8 +66,9 @@ export function resourceCreate(
 
   /**
    * The parameters of {@link insertStatement} for `body`, with a new id and the clock's time;
-   * `sent`, the row they make by column (what the insert reads back for text, integer and
-   * timestamp columns); and `fields`, the names of the fields the body gave.
+   * `sent`, the row they make by column, as the insert reads it back (a JSON column as its
+   * value: the event stores it as `jsonb`, normalized as the column is); and `fields`, the names
+   * of the fields the body gave.
    */
   function insertOf(body: Record<string, unknown>): {
     id: string;
@@ -86,9 +80,10 @@ export function resourceCreate(
     const values: unknown[] = [id];
     const sent: Record<string, unknown> = { id };
     for (const [key, field] of fieldEntries) {
-      const value = columnValue(field, body[key] ?? table.defaults?.[key]);
-      values.push(value);
-      sent[field.column] = value;
+      const value = body[key] ?? table.defaults?.[key];
+      const parameter = columnValue(field, value);
+      values.push(parameter);
+      sent[field.column] = field.type === 'json' ? (value ?? null) : parameter;
     }
     const fields = Object.keys(body).filter((key) => body[key] !== undefined);
     // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
@@ -102,58 +97,18 @@ export function resourceCreate(
     return { id, values, sent, fields };
   }
 
-  /** A create in `transaction`: the insert, its audit entry, its event and `afterCreate`. */
-  async function createInTransaction(
-    transaction: Queryable,
+  // Every create is this one statement: the insert, its audit entry and its event in one `WITH`,
+  // one round trip instead of up to three (the insert, the entry, the event). The event's data is
+  // made from the values sent before the statement runs, which is what the row reads back (see
+  // `insertOf`). Its text depends on this resource alone (the parts number their placeholders in
+  // order), so the first one made is kept and sent again: the storage layer finds its prepared
+  // statement by text, and a string it has seen before is found without hashing 2 KB anew.
+  let createText: string | undefined;
+  async function insertCreated(
+    queryable: Queryable,
     actor: AuditActor,
     body: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
-    const { id, values, fields } = insertOf(body);
-    const { rows } = await transaction.query(insertStatement, values);
-    const created = toItem(rows[0] as Record<string, unknown>);
-    const event = { event: eventKind, data: created };
-    if (events && table.audited.created) {
-      // The entry and the event in one round trip.
-      await recordChange(
-        transaction,
-        { audit: auditEntryOf(actor, id, fields), event },
-        { clock, newId },
-      );
-    } else {
-      if (table.audited.created) {
-        await insertAuditEntry(transaction, auditEntryOf(actor, id, fields), { clock, newId });
-      }
-      if (events) await recordOutboxEvent(transaction, event, { clock, newId });
-    }
-    await table.afterCreate?.({
-      transaction,
-      item: created,
-      accountId: actor.id ?? '',
-      actor,
-      fields,
-    });
-    return created;
-  }
-
-  // A create as one statement, in a transaction of its own: the insert, its audit entry and its
-  // event in one `WITH`, one round trip instead of up to four (BEGIN, the insert, the entry and
-  // the event, COMMIT). Only where nothing else belongs in its transaction (no `afterCreate`) and
-  // where the event's data, made from the values sent before the statement runs, is what the row
-  // reads back: text, integer and timestamp columns (a JSON column reads back normalized).
-  const createsInOneStatement =
-    table.afterCreate === undefined && fieldEntries.every(([, field]) => field.type !== 'json');
-
-  /**
-   * {@link createInTransaction} in one statement, committed on its own (see
-   * `createsInOneStatement`): the same row, audit entry and event, with the same ids and times in
-   * the same order.
-   */
-  let oneStatementText: string | undefined;
-  async function createInOneStatement(
-    database: Database,
-    actor: AuditActor,
-    body: Record<string, unknown>,
-  ): Promise<CreatedRecord> {
+  ): Promise<CreatedRecord & { fields: string[] }> {
     const { id, values, sent, fields } = insertOf(body);
     const parameters = createSqlParameters(values);
     // The audit entry's and the event's inserts run whether or not the final SELECT reads them.
@@ -172,26 +127,30 @@ export function resourceCreate(
       // Whether an endpoint takes the event (see outboxEventPart), to wake the workers.
       pendingColumn = `, (${event.select}) AS event_pending`;
     }
-    // The text depends on this resource alone (the parts number their placeholders in order), so
-    // the first one made is kept and sent again: the storage layer finds its prepared statement
-    // by text, and a string it has seen before is found without hashing 2 KB anew.
-    oneStatementText ??= `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
-    const { rows } = await database.query<Record<string, unknown>>(
-      oneStatementText,
-      parameters.values,
-    );
+    createText ??= `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
+    const { rows } = await queryable.query<Record<string, unknown>>(createText, parameters.values);
     const row = rows[0] as Record<string, unknown>;
-    return { item: toItem(row), pending: row.event_pending === true };
+    return { item: toItem(row), pending: row.event_pending === true, fields };
+  }
+
+  /** The create and `afterCreate` in `transaction`. */
+  async function createInTransaction(
+    transaction: Queryable,
+    actor: AuditActor,
+    body: Record<string, unknown>,
+  ): Promise<CreatedRecord> {
+    const { item, pending, fields } = await insertCreated(transaction, actor, body);
+    await table.afterCreate?.({ transaction, item, accountId: actor.id ?? '', actor, fields });
+    return { item, pending };
   }
 
   return async (database, { actor, body, transaction }) => {
-    if (transaction !== undefined) {
-      return { item: await createInTransaction(transaction, actor, body), pending: true };
+    if (transaction !== undefined) return createInTransaction(transaction, actor, body);
+    // Nothing else to run: the statement commits on its own, without BEGIN and COMMIT.
+    if (table.afterCreate === undefined) {
+      const { item, pending } = await insertCreated(database, actor, body);
+      return { item, pending };
     }
-    // A create in one statement knows whether an endpoint takes its event: when none does, the
-    // event was written dispatched and there is nothing to wake the workers for.
-    if (createsInOneStatement) return createInOneStatement(database, actor, body);
-    const item = await database.transaction((inside) => createInTransaction(inside, actor, body));
-    return { item, pending: true };
+    return database.transaction((inside) => createInTransaction(inside, actor, body));
   };
 }
