@@ -67,7 +67,7 @@ export interface AuditDependencies {
 
 /**
  * @internal An audit entry as part of a statement (see `recordAuditEntry`, and
- * `recordChange`, which writes it with an outbox event in one statement): a common table
+ * `resourceCreate`, which writes it with its row and outbox event in one statement): a common table
  * expression that inserts the row. Its values go to `parameters`.
  */
 export function auditEntryPart(

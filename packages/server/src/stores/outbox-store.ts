@@ -66,7 +66,7 @@ export async function recordOutboxEvent(
 
 /**
  * @internal An outbox event as part of a statement (see {@link recordOutboxEvent}, and
- * `recordChange`, which writes it with an audit entry in one statement): a common table
+ * `resourceCreate`, which writes it with its row and audit entry in one statement): a common table
  * expression that inserts the row, and a final `SELECT` of `pending` for a statement that has
  * nothing else to answer: `false` when no endpoint takes the event, which is then written
  * dispatched (the fan-out's condition, `endpointTakesEvent`, read as the row is written; an
