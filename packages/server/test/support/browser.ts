@@ -9,7 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromiumAvailable, launchChromium } from '../../../../scripts/testing/chromium.mjs';
 import { buildServer } from '../../src/build-server.js';
 import type { BuildServerOptions } from '../../src/build-server-options.js';
@@ -63,11 +63,21 @@ export async function startBrowserServer(
   };
 }
 
-/** One headless Chromium for a test file, launched before its tests and closed after. */
+/**
+ * One headless Chromium for a test file, launched before its tests and closed after; the
+ * contexts (and so the pages) a test opens are closed when it ends.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
     if (browserAvailable) browser = await launchChromium();
+  });
+  // A context holds connections to the server under test, and one of them may never carry a
+  // request (Chromium opens it ahead of need): the server's close() waits for such a connection
+  // until its idle timeout, 60 s, and a file's afterAll closes its server before this browser.
+  // Closing the contexts after each test ends their connections before any afterAll runs.
+  afterEach(async () => {
+    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
   });
   afterAll(async () => {
     await browser?.close();
