@@ -1,11 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { existsSync } from 'node:fs';
+import { configDefaults, defineConfig } from 'vitest/config';
 import {
   browserTestsNotRun,
   notRunReporter,
+  pgliteOnlyNotRun,
   postgresHalfNotRun,
 } from '../../scripts/testing/not-run-reporter.mjs';
 
-// The whole suite runs once per storage driver: always on embedded PGlite (in memory), and on
+// The suite runs on each storage driver: always on embedded PGlite (in memory), and on
 // PostgreSQL too when FOLLOWUP_TEST_DATABASE_URL is set (CI sets it through
 // scripts/start-test-postgres.sh). Each test file opens one database and truncates it between
 // tests: a fresh PGlite takes seconds, so never one per test.
@@ -17,6 +19,93 @@ if (process.env.CI && process.env.CI !== 'false' && drivers.length === 1) {
   );
 }
 
+/**
+ * The test files that run once, on PGlite only, because the storage driver cannot change what
+ * they check; each group says why. Every other file runs on both drivers, so a new file does
+ * unless it is listed here (CONTRIBUTING.md, "Tests"). List a file only when nothing it asserts
+ * depends on how a value is stored or read back: where storage is only a fixture (an account
+ * for a token, a user to sign in), the route tests that own that storage run on both drivers.
+ */
+const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
+  {
+    why: 'they open no database: pure functions, parsers, option readers, HTTP helpers',
+    files: [
+      'src/bounded-memo.test.ts',
+      'src/capabilities.test.ts',
+      'src/cli/data-directory.test.ts',
+      'src/cli/edge-options.test.ts',
+      'src/cli/progress-bar.test.ts',
+      'src/cli/start-option-parsers.test.ts',
+      'src/cli/trust-proxy.test.ts',
+      'src/delivery/delivery-request.test.ts',
+      'src/delivery/endpoint-address.test.ts',
+      'src/delivery/event-list.test.ts',
+      'src/delivery/post-delivery.test.ts',
+      'src/delivery/retry-after.test.ts',
+      'src/delivery/retry-schedule.test.ts',
+      'src/duration.test.ts',
+      'src/erasure/erased-values.test.ts',
+      'src/events/event-feed.test.ts',
+      'src/ids.test.ts',
+      'src/plugins/authorization-header.test.ts',
+      'src/plugins/problem.test.ts',
+      'src/receipts/handler-error-message.test.ts',
+      'src/receipts/receipt-filter.test.ts',
+      'src/routes/list-cursor.test.ts',
+      'src/storage/data-directory-lock.test.ts',
+      'src/storage/integer-text.test.ts',
+      'src/storage/iso-timestamp.test.ts',
+      'src/stores/sql-home.test.ts',
+      'src/tokens/token-format.test.ts',
+      'src/tokens/token-label.test.ts',
+      'src/users/passwords-decoy.test.ts',
+      'src/users/passwords.test.ts',
+      'src/web/pages/endpoint-status.test.ts',
+      'src/web/pages/list-page.test.ts',
+      'src/web/pages/page-helpers.test.ts',
+      'src/web/redact-sign-in-link.test.ts',
+      'src/web/safe-next.test.ts',
+      'test/support/strace.test.ts',
+    ],
+  },
+  {
+    why:
+      'Chromium checks what pages look like and do (layout, keyboard, CSP, axe); the routes and ' +
+      'pages behind them are tested on both drivers',
+    files: [
+      'test/api-docs.browser.test.ts',
+      'test/web-browser.test.ts',
+      'test/web-console.browser.test.ts',
+      'test/web-keyboard.browser.test.ts',
+    ],
+  },
+  {
+    why: 'the OpenAPI document and /docs are made from the route schemas, never from stored data',
+    files: [
+      'src/plugins/openapi-document.test.ts',
+      'src/plugins/openapi.test.ts',
+      'src/routes/resource-routes.test.ts',
+    ],
+  },
+  {
+    why:
+      'the requests they send are answered before any route reads or writes storage: a Host ' +
+      'header, the router and the HTTP parser, validation, a server shutting down',
+    files: [
+      'src/plugins/host-header.test.ts',
+      'src/plugins/router-errors.test.ts',
+      'src/plugins/shutdown-refusal.test.ts',
+      'src/plugins/validation-messages.test.ts',
+    ],
+  },
+];
+const pgliteOnlyFiles = PGLITE_ONLY.flatMap((group) => group.files);
+// A renamed or deleted file must leave the list too, so that the list says what runs once.
+const missing = pgliteOnlyFiles.filter((file) => !existsSync(new URL(file, import.meta.url)));
+if (missing.length > 0) {
+  throw new Error(`PGLITE_ONLY in vitest.config.ts names files that do not exist: ${missing}`);
+}
+
 export default defineConfig({
   test: {
     // What this run left out, and why, beside the report, for npm test's summary to name.
@@ -26,6 +115,7 @@ export default defineConfig({
       notRunReporter({
         parts: [
           ...postgresHalfNotRun(process.env.FOLLOWUP_TEST_DATABASE_URL),
+          ...pgliteOnlyNotRun(pgliteOnlyFiles.length),
           ...browserTestsNotRun(),
         ],
       }),
@@ -45,6 +135,7 @@ export default defineConfig({
       test: {
         name: driver,
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, ...(driver === 'postgres' ? pgliteOnlyFiles : [])],
         env: { FOLLOWUP_TEST_DRIVER: driver },
       },
     })),

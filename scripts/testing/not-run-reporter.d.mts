@@ -16,3 +16,5 @@ export declare function notRunReporter(options: {
 export declare function browserTestsNotRun(): NotRunPart[];
 /** The PostgreSQL half of a suite, when FOLLOWUP_TEST_DATABASE_URL is unset. */
 export declare function postgresHalfNotRun(databaseUrl: string | undefined): NotRunPart[];
+/** The PostgreSQL run of the files that run on PGlite only, when there are any. */
+export declare function pgliteOnlyNotRun(files: number): NotRunPart[];

@@ -1,6 +1,7 @@
 // What a test run left out, and why, written beside its vitest JSON report so that the summary
 // of `npm test` (test-summary.mjs) names it: the server's PostgreSQL half when
-// FOLLOWUP_TEST_DATABASE_URL is unset, the browser tests when there is no Chromium. A vitest
+// FOLLOWUP_TEST_DATABASE_URL is unset, the PostgreSQL run of the server's files that run on
+// PGlite only, the browser tests when there is no Chromium. A vitest
 // report alone cannot say so: a project that is not configured (the PostgreSQL half) counts
 // nothing at all, and a skipped test does not say why. The vitest config that makes the choice
 // declares it here, so that the reason comes from the code that decided.
@@ -73,4 +74,24 @@ export function postgresHalfNotRun(databaseUrl) {
   return databaseUrl
     ? []
     : [{ part: 'the PostgreSQL half', why: 'FOLLOWUP_TEST_DATABASE_URL is unset' }];
+}
+
+/**
+ * The PostgreSQL run of the test files that a suite running on both databases runs once, on
+ * PGlite, because the storage driver cannot change what they check (the server's `PGLITE_ONLY`
+ * in its vitest.config.ts). Always named, so that the summary never counts a PostgreSQL run of
+ * them that did not happen.
+ *
+ * @param {number} files how many files run on PGlite only
+ * @returns {NotRunPart[]}
+ */
+export function pgliteOnlyNotRun(files) {
+  return files > 0
+    ? [
+        {
+          part: `the PostgreSQL run of ${files} files that run on PGlite only`,
+          why: 'the storage driver cannot change what they check (PGLITE_ONLY in vitest.config.ts)',
+        },
+      ]
+    : [];
 }

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { notRunFileOf, notRunReporter, postgresHalfNotRun } from './not-run-reporter.mjs';
+import {
+  notRunFileOf,
+  notRunReporter,
+  pgliteOnlyNotRun,
+  postgresHalfNotRun,
+} from './not-run-reporter.mjs';
 
 const folders = [];
 afterEach(() => {
@@ -35,5 +40,15 @@ describe('notRunReporter', () => {
   it('names nothing left out when the database is given', () => {
     expect(postgresHalfNotRun('postgres://127.0.0.1/x')).toEqual([]);
     expect(notRunFileOf('test-results.json')).toBe('test-results.not-run.json');
+  });
+
+  it('names the PostgreSQL run of the files that run on PGlite only, whenever there are some', () => {
+    expect(pgliteOnlyNotRun(47)).toEqual([
+      {
+        part: 'the PostgreSQL run of 47 files that run on PGlite only',
+        why: 'the storage driver cannot change what they check (PGLITE_ONLY in vitest.config.ts)',
+      },
+    ]);
+    expect(pgliteOnlyNotRun(0)).toEqual([]);
   });
 });
