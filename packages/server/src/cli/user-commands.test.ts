@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { captureIo, runCliOn } from '../../test/support/cli-io.js';
 import { useTestDatabase } from '../../test/support/database.js';
+import { testPasswordHash } from '../../test/support/password-hash.js';
 import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
 import { createIdGenerator } from '../ids.js';
-import { hashPassword } from '../users/passwords.js';
 import { createSessionStore } from '../users/sessions.js';
 import type { CliIo } from './cli-io.js';
 import { runCli } from './run-cli.js';
@@ -250,7 +250,7 @@ describe('followup-server users …', () => {
     await database().query(
       `INSERT INTO users (id, email, name, role, created_at, password_hash)
        VALUES ('usr_s', 's@example.com', 'S', 'AGENT', now(), $1)`,
-      [await hashPassword('a long enough password')],
+      [await testPasswordHash('a long enough password')],
     );
     const signedIn = await fetch(`${url}/signin`, {
       method: 'POST',

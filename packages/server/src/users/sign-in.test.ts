@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { openUnicodeCaseTestDatabase, useTestDatabase } from '../../test/support/database.js';
+import { testPasswordHash } from '../../test/support/password-hash.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import * as passwords from './passwords.js';
@@ -91,7 +92,7 @@ describe('signInWithPassword', () => {
       sessions: createSessionStore({ database: database(), clock, newId }),
       throttle: createSignInThrottle({ clock, policy: { perAddress: 2 } }),
     };
-    const passwordHash = await passwords.hashPassword('the right password');
+    const passwordHash = await testPasswordHash('the right password');
     await database().query(
       `INSERT INTO users (id, email, name, role, password_hash, created_at)
        VALUES ('usr_1', 'user@example.com', 'User', 'AGENT', $1, $2)`,
@@ -146,7 +147,7 @@ describe('signInWithPassword over Unicode spellings', () => {
 
   beforeAll(async () => {
     database = await openUnicodeCaseTestDatabase();
-    passwordHash = await passwords.hashPassword('the right password');
+    passwordHash = await testPasswordHash('the right password');
   });
   afterAll(async () => {
     await database?.close();

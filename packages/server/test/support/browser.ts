@@ -16,9 +16,9 @@ import type { BuildServerOptions } from '../../src/build-server-options.js';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
 import type { Role } from '../../src/tokens/role.js';
-import { hashPassword } from '../../src/users/passwords.js';
 import { type ManualClock, manualClock } from './clock.js';
 import { openTestDatabase } from './database.js';
+import { testPasswordHash } from './password-hash.js';
 
 /** Whether Chromium is here (in CI it must be: `chromiumAvailable` throws there otherwise). */
 export const browserAvailable = chromiumAvailable();
@@ -117,7 +117,7 @@ export async function createTestUser(
       options.name ?? `Browser ${role}`,
       role,
       new Date(server.clock.now()),
-      await hashPassword(password),
+      await testPasswordHash(password),
     ],
   );
   return { id, email, password, role };

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { createIdGenerator } from '../../src/ids.js';
 import type { Database } from '../../src/storage/database.js';
 import type { Role } from '../../src/tokens/role.js';
-import { hashPassword } from '../../src/users/passwords.js';
 import { createSessionStore } from '../../src/users/sessions.js';
 import type { ManualClock } from './clock.js';
+import { testPasswordHash } from './password-hash.js';
 
 /** A signed-in browser, for `app.inject`: its cookie header and a CSRF token of its session. */
 export interface WebSession {
@@ -47,7 +47,7 @@ export async function webSessionFor(
       options.name ?? `Test ${role}`,
       role,
       new Date(clock.now()),
-      await hashPassword(TEST_PASSWORD),
+      await testPasswordHash(TEST_PASSWORD),
     ],
   );
   const started = await createSessionStore({ database, clock, newId }).start(database, userId);
