@@ -7,12 +7,12 @@ import { type Subscriber, startSubscriber } from '../../test/support/subscriber.
 import { buildServer } from '../build-server.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database, QueryResult } from '../storage/database.js';
+import { TAKE_UNDISPATCHED_EVENTS } from '../stores/fan-out-store.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import { createDeliveryStore } from './deliveries.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import type { DeliveryWorkerOptions } from './delivery-worker-options.js';
-import { fanOutEvents } from './fan-out.js';
 import { createEndpointStore } from './webhook-endpoints.js';
 
 // Stripe's helpers (the `stripe` package, a dev dependency only); no request is made.
@@ -411,52 +411,6 @@ describe('the delivery worker', () => {
       'Edsger',
     ]);
   });
-
-  // PGlite never analyzes a table, so it plans for a handful of rows whatever the table holds.
-  // The claim's ranking, a subquery under IN, was run again for every due delivery: 15 ms a
-  // claim with a thousand waiting, a tenth of the deliveries a second. Now a CTE run once.
-  it.runIf(testDriver === 'pglite')(
-    'ranks the due deliveries once per claim, however many wait',
-    async () => {
-      const hook = await subscriber([{ status: 200 }]);
-      await endpoints().add({ url: hook.url });
-      await contactCreated();
-      await worker().runDue();
-      // Three hundred deliveries due: the claim statement, prepared by now, is explained on them.
-      for (let index = 0; index < 300; index++) await contactCreated(`Waiting ${index}`);
-      await fanOutEvents(database(), { clock, newId });
-      const { rows } = await database().query<{ name: string }>(
-        `SELECT name FROM pg_prepared_statements WHERE statement LIKE '%SET lease_until = $2%'`,
-      );
-      expect(rows).toHaveLength(1);
-      const now = new Date(clock.now()).toISOString();
-      const loops: number[] = [];
-      await database()
-        .transaction(async (transaction) => {
-          const plan = await transaction.query<{ 'QUERY PLAN': unknown }>(
-            `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${rows[0]?.name}('${now}', '${now}', 32, 4, '{}', '{}')`,
-          );
-          interface PlanNode {
-            'Node Type'?: string;
-            'Actual Loops'?: number;
-            Plans?: PlanNode[];
-          }
-          const walk = (node: PlanNode) => {
-            if (node['Node Type'] === 'WindowAgg') loops.push(node['Actual Loops'] ?? 0);
-            for (const child of node.Plans ?? []) walk(child);
-          };
-          const explained = plan.rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[] | undefined;
-          expect(explained).toHaveLength(1);
-          for (const { Plan } of explained ?? []) walk(Plan);
-          // EXPLAIN ANALYZE ran the claim: undo it.
-          throw new Error('rolled back');
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof Error && error.message === 'rolled back')) throw error;
-        });
-      expect(loops).toEqual([1]);
-    },
-  );
 });
 
 describe('wake-ups', () => {
@@ -467,7 +421,7 @@ describe('wake-ups', () => {
     const storage: Database = {
       driver: 'pglite',
       async query<Row>(sql: string) {
-        if (sql.includes('FROM outbox_events WHERE dispatched_at IS NULL')) await onLook();
+        if (sql === TAKE_UNDISPATCHED_EVENTS) await onLook();
         return (
           sql.includes('min(') ? { rows: [{ due: null }], rowCount: 1 } : nothing
         ) as QueryResult<Row>;

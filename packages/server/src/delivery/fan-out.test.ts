@@ -60,7 +60,10 @@ describe('fanOutEvents', () => {
     const created = await event('Ada');
     await fanOutEvents(database(), { clock, newId });
     // As if another instance had not seen the first one's dispatch.
-    await database().query('UPDATE outbox_events SET dispatched_at = NULL');
+    await database().query(
+      'UPDATE outbox_events SET dispatched_at = NULL, fan_out_to = ARRAY[$1]',
+      [endpoint.id],
+    );
     await Promise.all([
       fanOutEvents(database(), { clock, newId }),
       fanOutEvents(database(), { clock, newId }),
@@ -112,12 +115,12 @@ describe('fanOutEvents', () => {
     expect(rows).toEqual([]);
   });
 
-  it('marks events that no endpoint takes any more in the statement that finds them', async () => {
-    // Taken when written (so pending), then the endpoint is disabled before the look.
+  it('marks events whose endpoints were all removed since in the statement that finds them', async () => {
+    // Taken when written (so pending), then the endpoint is removed before the look.
     const gone = await endpoints().add({ url: 'https://gone.example.com/' });
     await endpoints().add({ url: 'https://deals.example.com/', events: ['deal.updated'] });
     await event('Ada');
-    await endpoints().disable(gone.id);
+    await endpoints().remove(gone.id);
     const statements: string[] = [];
     const counting: Database = {
       ...database(),
@@ -136,6 +139,30 @@ describe('fanOutEvents', () => {
     expect(rows).toEqual([]);
   });
 
+  // Which endpoints take an event is decided once, as it is written: an endpoint that appears or
+  // changes between the write and the fan-out does not change who receives it.
+  it('sends an event to the endpoints that took it when it was written, and to them only', async () => {
+    const taker = await endpoints().add({ url: 'https://taker.example.com/' });
+    const paused = await endpoints().add({ url: 'https://paused.example.com/' });
+    const created = await event('Ada');
+    // Before the fan-out: one endpoint is disabled, and another appears, dated before the event
+    // (its transaction began first, or its instance's clock is behind).
+    await endpoints().disable(paused.id);
+    clock.advance(-1_000);
+    await endpoints().add({ url: 'https://late.example.com/' });
+    clock.advance(1_000);
+    expect(await fanOutEvents(database(), { clock, newId })).toBe(1);
+    expect(await pairs()).toEqual(
+      [`${created.id} ${taker.id}`, `${created.id} ${paused.id}`].sort(),
+    );
+    // The disabled endpoint's delivery waits, as its others do, until it is enabled again.
+    const { rows } = await database().query<{ endpoint_id: string; state: string }>(
+      'SELECT endpoint_id, state FROM deliveries WHERE endpoint_id = $1',
+      [paused.id],
+    );
+    expect(rows).toEqual([{ endpoint_id: paused.id, state: 'pending' }]);
+  });
+
   // PGlite never analyzes a table by itself, so the plan its cache keeps from the first looks,
   // made while the outbox was small, stays while the outbox grows. With its LIMIT written into
   // the text that plan was a sequential scan, and a long-running server's creates fell from 2,750
@@ -149,7 +176,7 @@ describe('fanOutEvents', () => {
       }
       const { rows } = await database().query<{ name: string; generic: string }>(
         `SELECT name, generic_plans::text AS generic FROM pg_prepared_statements
-          WHERE statement LIKE '%FROM outbox_events WHERE dispatched_at IS NULL%'`,
+          WHERE statement LIKE '%FROM outbox_events WHERE fan_out_to IS NOT NULL%'`,
       );
       expect(rows).toHaveLength(1);
       // The plan cache has settled on its generic plan: the one every later look runs.
@@ -158,7 +185,7 @@ describe('fanOutEvents', () => {
         `EXPLAIN EXECUTE ${rows[0]?.name}('2026-03-01T09:00:00Z', 200)`,
       );
       const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-      expect(text).toContain('outbox_events_pending');
+      expect(text).toContain('outbox_events_fan_out');
       expect(text).not.toMatch(/Seq Scan on outbox_events/);
     },
   );

@@ -148,7 +148,10 @@ describe('migrate', () => {
       expect(versions.rows).toEqual([{ version: 25 }]);
 
       await older.query(`DELETE FROM users WHERE id IN ('usr_2', 'usr_4')`);
-      expect(await migrate(older)).toEqual({ applied: [26], version: latest });
+      expect(await migrate(older)).toEqual({
+        applied: allVersions.filter((version) => version >= 26),
+        version: latest,
+      });
       // From now on the database itself keeps one user per address, whatever its case.
       const variant = await older
         .query(
@@ -157,6 +160,61 @@ describe('migrate', () => {
         )
         .catch((caught: unknown) => caught);
       expect(variant).toMatchObject({ code: '23505', constraint: 'users_lower_email_key' });
+    } finally {
+      if (testDriver === 'postgres') await older.query(`DROP SCHEMA ${schema} CASCADE`);
+      await older.close();
+    }
+  });
+
+  it('gives the events pending at migration 27 the endpoints that take them, and tunes autovacuum on PostgreSQL only', async () => {
+    // A database as the release before migration 27 left it, on the driver under test.
+    const schema = uniqueSchemaName();
+    const older =
+      testDriver === 'postgres'
+        ? await openPostgresDatabase({ connectionString: testDatabaseUrl(), schema })
+        : await openPGliteDatabase();
+    try {
+      await applyMigrations(
+        older,
+        migrations.filter((migration) => migration.version < 27),
+      );
+      const at = new Date('2026-03-01T09:00:00Z');
+      await older.query(
+        `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+         VALUES ('wep_all', 'https://all.example.com/', '{*}', 'active', 'whsec_a', $1, $1),
+                ('wep_deals', 'https://deals.example.com/', '{deal.updated}', 'active', 'whsec_b', $1, $1),
+                ('wep_off', 'https://off.example.com/', '{*}', 'disabled', 'whsec_c', $1, $1)`,
+        [at],
+      );
+      await older.query(
+        `INSERT INTO outbox_events (id, event, data, created_at, dispatched_at)
+         VALUES ('evt_contact', 'contact.created', '{}', $1, NULL),
+                ('evt_deal', 'deal.updated', '{}', $1, NULL),
+                ('evt_done', 'deal.updated', '{}', $1, $1)`,
+        [at],
+      );
+      await migrate(older);
+      const { rows } = await older.query<{ id: string; fan_out_to: string[] | null }>(
+        'SELECT id, fan_out_to FROM outbox_events ORDER BY id',
+      );
+      expect(rows).toEqual([
+        { id: 'evt_contact', fan_out_to: ['wep_all'] },
+        { id: 'evt_deal', fan_out_to: ['wep_all', 'wep_deals'] },
+        { id: 'evt_done', fan_out_to: null },
+      ]);
+      const settings = await older.query<{ name: string; options: string[] | null }>(
+        `SELECT relname AS name, reloptions AS options FROM pg_class
+          WHERE relname IN ('deliveries', 'outbox_events')
+            AND relnamespace = current_schema()::regnamespace ORDER BY relname`,
+      );
+      const tuned =
+        testDriver === 'postgres'
+          ? expect.arrayContaining(['autovacuum_vacuum_scale_factor=0.01'])
+          : null;
+      expect(settings.rows).toEqual([
+        { name: 'deliveries', options: tuned },
+        { name: 'outbox_events', options: tuned },
+      ]);
     } finally {
       if (testDriver === 'postgres') await older.query(`DROP SCHEMA ${schema} CASCADE`);
       await older.close();

@@ -73,6 +73,9 @@ export async function applyMigrations(
         });
       }
       await transaction.query(migration.sql);
+      if (migration.postgresSql !== undefined && database.driver === 'postgres') {
+        await transaction.query(migration.postgresSql);
+      }
       await transaction.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,

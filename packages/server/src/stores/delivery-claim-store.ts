@@ -37,54 +37,70 @@ export interface DeliveryClaim {
 }
 
 /**
+ * @internal The claim's statement (exported for the test that explains its plan): for each
+ * active endpoint, its first due deliveries, as many as it has slots free (`$4` less this
+ * worker's attempts in flight to it, `$5` and `$6`), read from the head of its part of
+ * `deliveries_endpoint_due` and locked with `SKIP LOCKED` there; then the first of every
+ * endpoint, the second of every endpoint…, oldest first within each round, up to `$3` in all,
+ * leased until `$2`. Its cost is the endpoints' count and the rows it returns, not the backlog: a
+ * ranking of every due delivery (what this replaced) read the whole backlog at every claim, and
+ * let one endpoint's backlog hold the others' deliveries back.
+ */
+export const CLAIM_DUE_DELIVERIES = `WITH due AS (
+       SELECT first.id, first.endpoint_id, first.next_attempt_at, endpoint.url, endpoint.secret,
+              endpoint.previous_secret, endpoint.previous_secret_until
+         FROM webhook_endpoints AS endpoint
+         LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
+           ON busy.endpoint_id = endpoint.id
+        CROSS JOIN LATERAL (
+          SELECT candidate.id, candidate.endpoint_id, candidate.next_attempt_at
+            FROM deliveries AS candidate
+           WHERE candidate.endpoint_id = endpoint.id AND candidate.state = 'pending'
+             AND candidate.next_attempt_at <= $1
+             AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
+           ORDER BY candidate.next_attempt_at, candidate.id
+           LIMIT greatest(0, least($4 - coalesce(busy.n, 0), $3))
+           -- A row another worker claimed and committed after this statement began is read
+           -- anew when locked, and passed by: its lease is no longer over.
+           FOR UPDATE OF candidate SKIP LOCKED) AS first
+        WHERE endpoint.state = 'active'),
+     chosen AS (
+       SELECT * FROM (
+         SELECT due.*, row_number() OVER (PARTITION BY due.endpoint_id
+                                          ORDER BY due.next_attempt_at, due.id) AS round
+           FROM due) AS ranked
+        ORDER BY ranked.round, ranked.next_attempt_at, ranked.id
+        LIMIT $3)
+     UPDATE deliveries AS d SET lease_until = $2
+       FROM chosen, outbox_events AS ev
+      WHERE d.id = chosen.id AND ev.id = d.event_id
+     RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
+               ev.created_at AS event_created_at, ev.data, ev.previous_attributes, chosen.url,
+               chosen.secret, chosen.previous_secret, chosen.previous_secret_until`;
+
+/** @internal The values of {@link CLAIM_DUE_DELIVERIES} for a claim. */
+export function claimParameters(claim: DeliveryClaim): unknown[] {
+  const { now, leaseMs, limit, endpointConcurrency, busyEndpoints, busyCounts } = claim;
+  return [
+    new Date(now),
+    new Date(now + leaseMs),
+    limit,
+    endpointConcurrency,
+    busyEndpoints,
+    busyCounts,
+  ];
+}
+
+/**
  * @internal Due deliveries, at most `endpointConcurrency` of this worker's attempts in flight per
- * endpoint: the first due ones are ranked per endpoint, the ones this worker already runs
- * counted, and the rest locked with `SKIP LOCKED`; each is leased until `now + leaseMs`.
+ * endpoint and `limit` in all, shared out between the endpoints in turns, each leased until
+ * `now + leaseMs` (see {@link CLAIM_DUE_DELIVERIES}).
  */
 export async function claimDueDeliveries(
   database: Queryable,
   claim: DeliveryClaim,
 ): Promise<ClaimedRow[]> {
-  const { now, leaseMs, limit, endpointConcurrency, busyEndpoints, busyCounts } = claim;
-  const { rows } = await database.query<ClaimedRow>(
-    // The ranking is a CTE of its own, computed once: as a subquery under `IN`, PGlite (which
-    // never analyzes a table, so it plans for a handful of rows) ran it again for every due
-    // delivery, 15 ms a claim with a thousand waiting.
-    `WITH ranked AS MATERIALIZED (
-         SELECT ranked.id FROM (
-           SELECT first.id,
-                  row_number() OVER (PARTITION BY first.endpoint_id
-                                     ORDER BY first.next_attempt_at, first.id) AS rank,
-                  coalesce(busy.n, 0) AS busy
-             FROM (SELECT due.id, due.endpoint_id, due.next_attempt_at
-                     FROM deliveries AS due
-                     JOIN webhook_endpoints AS endpoint ON endpoint.id = due.endpoint_id
-                    WHERE due.state = 'pending' AND endpoint.state = 'active'
-                      AND due.next_attempt_at <= $1
-                      AND (due.lease_until IS NULL OR due.lease_until <= $1)
-                    ORDER BY due.next_attempt_at, due.id
-                    LIMIT $3 * 4) AS first
-             LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
-               ON busy.endpoint_id = first.endpoint_id) AS ranked
-          WHERE ranked.rank + ranked.busy <= $4)
-       UPDATE deliveries AS d SET lease_until = $2
-         FROM (SELECT candidate.id FROM ranked
-                 JOIN deliveries AS candidate ON candidate.id = ranked.id
-                -- Again on the row itself: a row another worker claimed and committed while
-                -- this one waited for its lock is read anew here and skipped (the ranking
-                -- above comes from the older snapshot).
-                WHERE candidate.state = 'pending' AND candidate.next_attempt_at <= $1
-                  AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
-                ORDER BY candidate.next_attempt_at, candidate.id
-                LIMIT $3
-                FOR UPDATE OF candidate SKIP LOCKED) AS due,
-              outbox_events AS ev, webhook_endpoints AS e
-        WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id
-       RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
-                 ev.created_at AS event_created_at, ev.data, ev.previous_attributes, e.url,
-                 e.secret, e.previous_secret, e.previous_secret_until`,
-    [new Date(now), new Date(now + leaseMs), limit, endpointConcurrency, busyEndpoints, busyCounts],
-  );
+  const { rows } = await database.query<ClaimedRow>(CLAIM_DUE_DELIVERIES, claimParameters(claim));
   return rows;
 }
 
@@ -158,6 +174,28 @@ export async function recordDeliveryOutcome(
 }
 
 /**
+ * @internal The statement of {@link nextDeliveryDueAt} (exported for the test that explains its
+ * plan). Per active endpoint, from the head of its part of `deliveries_endpoint_due`: its first
+ * delivery under no lease (`next`), and the leased ones due no later (their lease's end, or their
+ * own time). A delivery further on is due no sooner than `next`, so the head is all it reads:
+ * the attempts in flight and one more row per endpoint, however many wait.
+ */
+export const NEXT_DELIVERY_DUE = `SELECT min(least(next.at, leased.at)) AS due
+       FROM webhook_endpoints AS endpoint
+       LEFT JOIN LATERAL (
+         SELECT free.next_attempt_at AS at FROM deliveries AS free
+          WHERE free.endpoint_id = endpoint.id AND free.state = 'pending'
+            AND free.lease_until IS NULL
+          ORDER BY free.next_attempt_at, free.id LIMIT 1) AS next ON true
+       LEFT JOIN LATERAL (
+         SELECT min(greatest(held.next_attempt_at, held.lease_until)) AS at
+           FROM deliveries AS held
+          WHERE held.endpoint_id = endpoint.id AND held.state = 'pending'
+            AND held.lease_until IS NOT NULL
+            AND held.next_attempt_at <= coalesce(next.at, 'infinity')) AS leased ON true
+      WHERE endpoint.state = 'active' AND NOT (endpoint.id = ANY ($1::text[]))`;
+
+/**
  * @internal When the next pending delivery to an active endpoint is due (its next attempt, or
  * the end of its lease), the endpoints `passedBy` left out; `undefined` when none is pending.
  */
@@ -165,13 +203,7 @@ export async function nextDeliveryDueAt(
   database: Queryable,
   passedBy: string[],
 ): Promise<number | undefined> {
-  const saturated = passedBy;
-  const { rows } = await database.query<{ due: string | null }>(
-    `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) AS due
-         FROM deliveries AS d JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
-        WHERE d.state = 'pending' AND e.state = 'active' AND NOT (d.endpoint_id = ANY($1::text[]))`,
-    [saturated],
-  );
+  const { rows } = await database.query<{ due: string | null }>(NEXT_DELIVERY_DUE, [passedBy]);
   const dueAt = rows[0]?.due;
   return dueAt === null || dueAt === undefined ? undefined : Date.parse(dueAt);
 }

@@ -1,8 +1,9 @@
 import type { Queryable } from '../storage/database.js';
-import { endpointTakesEvent } from './webhook-endpoint-store.js';
 
 // The fan-out's two statements (delivery/fan-out.ts says how they work together): find the
-// undispatched events with the endpoints that take them, then make those deliveries.
+// undispatched events with the endpoints that took them when they were written, then make those
+// deliveries. Which endpoints take an event is decided once, as it is written (`outboxEventPart`
+// of outbox-store.ts); the fan-out only carries the decision out.
 
 /** @internal What {@link takeUndispatchedEvents} found. */
 export interface UndispatchedEvents {
@@ -17,6 +18,35 @@ export interface UndispatchedEvents {
 }
 
 /**
+ * @internal The first fan-out statement (exported for the test that explains its plan): at most
+ * `$2` undispatched events, oldest first, from the head of `outbox_events_fan_out` (`FOR UPDATE
+ * SKIP LOCKED`), each with the endpoints recorded when it was written (`fan_out_to`), in the
+ * order they were added (an endpoint removed since is passed by: its deliveries went with it);
+ * when none of them has an endpoint left, they are marked dispatched at `$1`.
+ */
+export const TAKE_UNDISPATCHED_EVENTS = `WITH events AS (
+       SELECT id, seq, fan_out_to FROM outbox_events WHERE fan_out_to IS NOT NULL
+        ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+     pairs AS (
+       SELECT events.id AS event_id, events.seq, taker.position, taker.endpoint_id
+         FROM events
+        CROSS JOIN unnest(events.fan_out_to) WITH ORDINALITY AS taker (endpoint_id, position)
+        WHERE EXISTS (SELECT FROM webhook_endpoints AS endpoint
+                       WHERE endpoint.id = taker.endpoint_id)),
+     marked AS (
+       -- The ids as an array: the planner then reads them by the primary key, never the outbox
+       -- whole, whatever it estimates the batch to be.
+       UPDATE outbox_events SET dispatched_at = $1, fan_out_to = NULL
+        WHERE id = ANY (ARRAY(SELECT id FROM events)) AND NOT EXISTS (SELECT FROM pairs))
+     SELECT (SELECT count(*) FROM events)::int AS events,
+            (SELECT coalesce(array_agg(id ORDER BY seq), '{}') FROM events
+              WHERE EXISTS (SELECT FROM pairs)) AS event_ids,
+            (SELECT coalesce(array_agg(event_id ORDER BY seq, position), '{}')
+               FROM pairs) AS pair_event_ids,
+            (SELECT coalesce(array_agg(endpoint_id ORDER BY seq, position), '{}')
+               FROM pairs) AS pair_endpoint_ids`;
+
+/**
  * @internal Takes at most `limit` undispatched events (`FOR UPDATE SKIP LOCKED`), marks those
  * that no endpoint takes dispatched, and answers the deliveries to make for the others.
  */
@@ -24,31 +54,27 @@ export async function takeUndispatchedEvents(
   database: Queryable,
   take: { now: Date; limit: number },
 ): Promise<UndispatchedEvents | undefined> {
-  const { now, limit } = take;
-  const { rows } = await database.query<UndispatchedEvents>(
-    `WITH events AS (
-       SELECT id, seq, event, created_at FROM outbox_events WHERE dispatched_at IS NULL
-        ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-     pairs AS (
-       -- An endpoint receives the kinds it lists (or every kind) that happen after it was added.
-       SELECT events.id AS event_id, events.seq, endpoint.id AS endpoint_id,
-              endpoint.created_at AS endpoint_created_at
-         FROM events JOIN webhook_endpoints AS endpoint
-           ON ${endpointTakesEvent('endpoint', 'events.event', 'events.created_at')}),
-     marked AS (
-       UPDATE outbox_events AS taken SET dispatched_at = $1 FROM events
-        WHERE taken.id = events.id AND NOT EXISTS (SELECT FROM pairs))
-     SELECT (SELECT count(*) FROM events)::int AS events,
-            (SELECT coalesce(array_agg(id ORDER BY seq), '{}') FROM events
-              WHERE EXISTS (SELECT FROM pairs)) AS event_ids,
-            (SELECT coalesce(array_agg(event_id ORDER BY seq, endpoint_created_at, endpoint_id), '{}')
-               FROM pairs) AS pair_event_ids,
-            (SELECT coalesce(array_agg(endpoint_id ORDER BY seq, endpoint_created_at, endpoint_id), '{}')
-               FROM pairs) AS pair_endpoint_ids`,
-    [now, limit],
-  );
+  const { rows } = await database.query<UndispatchedEvents>(TAKE_UNDISPATCHED_EVENTS, [
+    take.now,
+    take.limit,
+  ]);
   return rows[0];
 }
+
+/**
+ * @internal The second fan-out statement (exported for the test that explains its plan): inserts
+ * the deliveries `$1` of the pairs of events `$2` and endpoints `$3`, due at `$4` (a pair another
+ * instance made already is passed by), and marks the events `$5` dispatched.
+ */
+export const INSERT_DELIVERIES_OF_EVENTS = `WITH inserted AS (
+       INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
+       SELECT id, event_id, endpoint_id, 'pending', 0, $4, $4
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS pairs (id, event_id, endpoint_id)
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING)
+     -- The ids through a subquery, as in the first statement: with the whole batch in view, the
+     -- planner chose to read a small outbox whole rather than look each event up.
+     UPDATE outbox_events SET dispatched_at = $4, fan_out_to = NULL
+      WHERE id = ANY (ARRAY(SELECT unnest($5::text[]))) AND fan_out_to IS NOT NULL`;
 
 /**
  * @internal Inserts the deliveries `ids` (one per event and endpoint pair, due at `now`; a pair
@@ -60,13 +86,11 @@ export async function insertDeliveriesOfEvents(
   insert: { ids: string[]; found: UndispatchedEvents; now: Date },
 ): Promise<void> {
   const { ids, found, now } = insert;
-  await database.query(
-    `WITH inserted AS (
-       INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
-       SELECT id, event_id, endpoint_id, 'pending', 0, $4, $4
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS pairs (id, event_id, endpoint_id)
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING)
-     UPDATE outbox_events SET dispatched_at = $4 WHERE id = ANY ($5) AND dispatched_at IS NULL`,
-    [ids, found.pair_event_ids, found.pair_endpoint_ids, now, found.event_ids],
-  );
+  await database.query(INSERT_DELIVERIES_OF_EVENTS, [
+    ids,
+    found.pair_event_ids,
+    found.pair_endpoint_ids,
+    now,
+    found.event_ids,
+  ]);
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
 import { createSqlParameters, type SqlParameters, type SqlPart, statementOf } from './sql-part.js';
-import { endpointTakesEvent } from './webhook-endpoint-store.js';
+import { endpointsTakingEvent } from './webhook-endpoint-store.js';
 
 // The statements of `outbox_events` that write and announce events, and retention's delete of
 // dispatched ones; the event feed's reads are in event-feed-store.ts, the fan-out's in
@@ -69,9 +69,11 @@ export async function recordOutboxEvent(
  * `resourceCreate`, which writes it with its row and audit entry in one statement): a common table
  * expression that inserts the row, and a final `SELECT` of `pending` for a statement that has
  * nothing else to answer: `false` when no endpoint takes the event, which is then written
- * dispatched (the fan-out's condition, `endpointTakesEvent`, read as the row is written; an
- * endpoint committed later receives the events written after it). No notification is sent in the
- * statement (see `createOutboxAnnouncer`). Its values go to `parameters`.
+ * dispatched. The endpoints that take it (`endpointsTakingEvent`) are read as the row is written
+ * and recorded in it, the one decision the fan-out carries out: an endpoint committed later
+ * receives the events written after it, and one disabled later still receives those written
+ * before, once it is enabled again. No notification is sent in the statement (see
+ * `createOutboxAnnouncer`). Its values go to `parameters`.
  */
 export function outboxEventPart(
   event: NewOutboxEvent,
@@ -84,14 +86,15 @@ export function outboxEventPart(
   const createdAt = new Date(dependencies.clock.now()).toISOString();
   const kind = parameter(event.event);
   const at = parameter(createdAt);
+  // Typed: in an `INSERT … SELECT` a placeholder takes no type from its column.
   const values = [
-    parameter(id),
-    kind,
-    parameter(JSON.stringify(event.data)),
-    parameter(
+    `${parameter(id)}::text`,
+    `${kind}::text`,
+    `${parameter(JSON.stringify(event.data))}::jsonb`,
+    `${parameter(
       event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
-    ),
-    at,
+    )}::jsonb`,
+    `${at}::timestamptz`,
   ];
   return {
     event: {
@@ -103,14 +106,16 @@ export function outboxEventPart(
         ? {}
         : { previousAttributes: event.previousAttributes }),
     },
-    // An event that no endpoint takes now is written dispatched: the fan-out has nothing to do
-    // for it, and the route need not wake the workers (`pending` is false).
+    // The endpoints that take the event are decided here, once, and recorded with it: the fan-out
+    // makes their deliveries. An event that no endpoint takes is written dispatched: the fan-out
+    // has nothing to do for it, and the route need not wake the workers (`pending` is false).
     ctes: `outbox_event AS (
-       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at, dispatched_at)
-       VALUES (${values.join(', ')},
-               CASE WHEN EXISTS (SELECT FROM webhook_endpoints AS endpoint
-                                  WHERE ${endpointTakesEvent('endpoint', kind, at)})
-                    THEN NULL ELSE ${at} END)
+       INSERT INTO outbox_events
+              (id, event, data, previous_attributes, created_at, fan_out_to, dispatched_at)
+       SELECT ${values.join(', ')},
+              CASE WHEN cardinality(takers.ids) > 0 THEN takers.ids END,
+              CASE WHEN cardinality(takers.ids) = 0 THEN ${at}::timestamptz END
+         FROM (SELECT ${endpointsTakingEvent(kind, at)} AS ids) AS takers
        RETURNING id, dispatched_at IS NULL AS pending)`,
     select: 'SELECT pending FROM outbox_event',
   };

@@ -2,7 +2,7 @@ import type { Queryable } from '../storage/database.js';
 
 // The statements of `webhook_endpoints`: the operator's changes (delivery/webhook-endpoints.ts),
 // the worker's record of an endpoint's health (delivery/endpoint-health.ts), and the one
-// condition under which an endpoint takes an event.
+// decision of which endpoints take an event.
 
 /**
  * What an endpoint subscribed to every kind stores as its events: it receives the kinds added in
@@ -11,16 +11,19 @@ import type { Queryable } from '../storage/database.js';
 export const ALL_EVENTS = '*';
 
 /**
- * @internal The SQL condition under which the endpoint row `endpoint` takes an event of kind
- * `kind` that happened at `createdAt` (SQL expressions): it is active, lists the kind (or every
- * kind), and was added no later than the event. The one place that decides it: the fan-out,
- * which makes the deliveries, and the outbox, which marks an event no endpoint takes dispatched
- * as it is written (so that its writer need not wake the workers), both use this text.
+ * @internal The SQL expression (a `text[]`) of the endpoints that take an event of kind `kind`
+ * that happens at `createdAt` (SQL expressions): those active, listing the kind (or every kind)
+ * and added no later than the event, in the order they were added. The one place that decides
+ * it: the outbox records the answer in the event as it is written (`outboxEventPart`), and the
+ * fan-out makes the deliveries of the endpoints recorded there, without deciding again.
  */
-export function endpointTakesEvent(endpoint: string, kind: string, createdAt: string): string {
-  return `${endpoint}.state = 'active'
-          AND (${kind} = ANY (${endpoint}.events) OR '${ALL_EVENTS}' = ANY (${endpoint}.events))
-          AND ${endpoint}.created_at <= ${createdAt}`;
+export function endpointsTakingEvent(kind: string, createdAt: string): string {
+  return `ARRAY(SELECT endpoint.id FROM webhook_endpoints AS endpoint
+                 WHERE endpoint.state = 'active'
+                   AND (${kind}::text = ANY (endpoint.events)
+                        OR '${ALL_EVENTS}' = ANY (endpoint.events))
+                   AND endpoint.created_at <= ${createdAt}::timestamptz
+                 ORDER BY endpoint.created_at, endpoint.id)`;
 }
 
 /** @internal An endpoint's row as the operator's statements read it: never its secrets. */

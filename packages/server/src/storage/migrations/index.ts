@@ -13,6 +13,7 @@ import { webFlashes } from './0019-web-flashes.js';
 import { tombstoneRetention } from './0021-tombstone-retention.js';
 import { transactionChangeOrder } from './0025-transaction-change-order.js';
 import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
+import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -20,6 +21,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Run after `sql` on PostgreSQL only: settings that PGlite has no use for (it runs no
+   * autovacuum), or that it does not have.
+   */
+  postgresSql?: string;
   /**
    * Run before `sql`, in the same transaction: a message means the data must be mended by hand
    * first, and `migrate` applies nothing and throws `migration_refused` with it.
@@ -46,4 +52,10 @@ export const migrations: readonly Migration[] = [
   { version: 21, name: 'tombstone-retention', sql: tombstoneRetention },
   { version: 25, name: 'transaction-change-order', sql: transactionChangeOrder },
   { version: 26, name: 'user-email-case', sql: userEmailCase, refusal: userEmailCaseRefusal },
+  {
+    version: 27,
+    name: 'delivery-hot-paths',
+    sql: deliveryHotPaths,
+    postgresSql: deliveryAutovacuum,
+  },
 ];
