@@ -33,7 +33,8 @@ const BACKLOG_TABLES = new Set(['deliveries', 'outbox_events']);
 
 /**
  * How a plan reads the backlog's tables, in plan order: each read's index and the conditions that
- * bound it there, or `Seq Scan`. Joins between the small inputs (the endpoints, the worker's list
+ * bound it there, whether it reads in the index's order (and can stop at a limit) or gathers
+ * every match first (a bitmap), or `Seq Scan`. Joins between the small inputs (the endpoints, the worker's list
  * of busy ones) are the planner's to choose, and do not depend on the backlog.
  */
 function backlogReadsOf(node: PlanNode): string[] {
@@ -42,8 +43,14 @@ function backlogReadsOf(node: PlanNode): string[] {
   if (relation !== undefined && BACKLOG_TABLES.has(relation)) {
     if (node['Node Type'] === 'Seq Scan') return [`Seq Scan on ${relation}`];
     if (node['Node Type'] === 'Bitmap Heap Scan') {
-      // The same index read as an index scan, its rows then fetched in the table's order.
-      return children.flatMap((child) => indexReadsOf(relation, child));
+      // Every entry the index's conditions match, not the first few in the index's order; by a
+      // primary key (the ids of a batch) the same entries either way.
+      return children.flatMap((child) =>
+        indexReadsOf(
+          child['Index Name']?.endsWith('_pkey') ? relation : `${relation} (bitmap)`,
+          child,
+        ),
+      );
     }
     if (node['Index Name'] !== undefined) return indexReadsOf(relation, node);
   }

@@ -2,13 +2,18 @@
  * @internal Delivery's hot paths read only what they return, however large the backlog
  * (docs/decisions.md, "Delivery's cost does not grow with its backlog"):
  *
- * - `deliveries_endpoint_due` holds the pending deliveries only, per endpoint in due order: the
+ * - `deliveries_endpoint_due` holds the pending deliveries only (those with a next attempt, which
+ *   a constraint now ties to `state = 'pending'`), per endpoint in due order: the
  *   claim takes each active endpoint's first due ones from it, and the next due time is read from
  *   its head. A delivered or dead delivery leaves it. It replaces `deliveries_due` (every pending
  *   delivery in one due order, which made the claim rank the whole backlog) and
  *   `deliveries_endpoint_leased` (no statement reads it since the worker counts its own attempts
  *   in flight); without an index on `lease_until`, the claim's lease is an update that PostgreSQL
- *   can make in place (a HOT update), adding nothing to any index.
+ *   can make in place (a HOT update), adding nothing to any index. Its condition is
+ *   `next_attempt_at IS NOT NULL` rather than `state = 'pending'` for PGlite, which plans without
+ *   statistics: it takes `state = 'pending'` to hold for 1 row in 200, and with so few rows
+ *   expected it read an endpoint's whole backlog and sorted it rather than take its first rows
+ *   from the index; a comparison of `next_attempt_at` it takes to hold for a third.
  * - `outbox_events.fan_out_to`: the endpoints that take an event, decided once, as it is written
  *   (`outboxEventPart`), and kept until the fan-out has made their deliveries (then `NULL`, with
  *   `dispatched_at` set): the fan-out carries the decision out without making it again. Events
@@ -22,8 +27,12 @@
  *   few tens of thousands.
  */
 export const deliveryHotPaths = `
+UPDATE deliveries SET next_attempt_at = NULL
+ WHERE state <> 'pending' AND next_attempt_at IS NOT NULL;
+ALTER TABLE deliveries ADD CONSTRAINT deliveries_pending_has_next_attempt
+  CHECK ((state = 'pending') = (next_attempt_at IS NOT NULL)) NOT VALID;
 CREATE INDEX deliveries_endpoint_due ON deliveries (endpoint_id, next_attempt_at, id)
-  WHERE state = 'pending';
+  WHERE next_attempt_at IS NOT NULL;
 DROP INDEX deliveries_due;
 DROP INDEX deliveries_endpoint_leased;
 
