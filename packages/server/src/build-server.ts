@@ -43,6 +43,7 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
 import { secretHeaderNames } from './secret-headers.js';
+import { SCHEMA_VERSION } from './storage/migrations/index.js';
 import { createAccountStore } from './tokens/account-store.js';
 import { createTokenCache } from './tokens/token-cache.js';
 import { createSessionStore } from './users/sessions.js';
@@ -140,7 +141,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.setSerializerCompiler(responseSerializerCompiler);
 
   // First of the onRequest hooks: a closing server or a used-up connection runs nothing more.
-  installShutdownRefusal(app);
+  const isClosing = installShutdownRefusal(app);
   installRequestsPerConnection(app, limits.maxRequestsPerConnection);
   const publicUrl =
     options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
@@ -180,7 +181,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.decorate('requireCapability', requireCapability);
   installIdempotency(app, { database, clock });
 
-  app.register(healthRoutes({ database }));
+  app.register(healthRoutes({ database, schemaVersion: SCHEMA_VERSION, isClosing }));
   app.register(auditRoutes({ database, requireCapability }));
   app.register(meRoutes({ accounts, requireCapability }));
   app.register(eventRoutes({ database, requireCapability }));

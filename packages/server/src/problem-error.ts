@@ -20,6 +20,11 @@ export interface ProblemErrorOptions {
   errors?: ProblemFieldError[];
   /** Response headers to add, such as `WWW-Authenticate` or `Retry-After`. */
   headers?: Record<string, string>;
+  /**
+   * More members of the body (RFC 9457 extension members), such as `GET /readyz`'s `checks`;
+   * they never replace a member the contract defines.
+   */
+  extensions?: Record<string, unknown>;
 }
 
 /**
@@ -41,6 +46,8 @@ export class ProblemError extends FollowUpServerError {
   readonly errors: ProblemFieldError[] | undefined;
   /** Response headers to add. */
   readonly headers: Record<string, string>;
+  /** More members of the body (RFC 9457 extension members). */
+  readonly extensions: Record<string, unknown> | undefined;
 
   constructor(options: ProblemErrorOptions) {
     super({ message: options.detail, code: options.code });
@@ -48,5 +55,6 @@ export class ProblemError extends FollowUpServerError {
     this.status = PROBLEM_CODES[options.code].status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions;
   }
 }

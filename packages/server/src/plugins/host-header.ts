@@ -12,10 +12,11 @@ export interface HostHeaderOptions {
 }
 
 /**
- * @internal The routes that answer whatever host a request names: `GET /healthz`, which a load
- * balancer probes at each instance's own address, and which tells nobody anything but "ok".
+ * @internal The routes that answer whatever host a request names: `GET /healthz`, `/livez` and
+ * `/readyz`, which a load balancer or an orchestrator probes at each instance's own address, and
+ * which tell nobody anything but whether it is up.
  */
-export const HOST_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz']);
+export const HOST_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz']);
 
 const defaultPorts: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 

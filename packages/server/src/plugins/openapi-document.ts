@@ -25,6 +25,8 @@ const successDescriptions: Record<string, string> = {
 /** Operation ids for the routes whose derived name would read badly. */
 const operationIds: Record<string, string> = {
   'GET /healthz': 'getHealth',
+  'GET /livez': 'getLiveness',
+  'GET /readyz': 'getReadiness',
   'GET /api/audit': 'listAuditEntries',
   'POST /api/inbox/webhook': 'receiveInboxWebhook',
   'POST /api/ehr/webhooks/{ehr}': 'receiveEhrWebhook',

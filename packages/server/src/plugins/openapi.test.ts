@@ -37,6 +37,8 @@ describe('API reference', () => {
       '/api/users/{id}/disable',
       '/api/users/{id}/sessions',
       '/healthz',
+      '/livez',
+      '/readyz',
     ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',

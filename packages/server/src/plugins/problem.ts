@@ -141,7 +141,7 @@ export function sendProblem(
     .headers(problem.headers)
     .type('application/problem+json; charset=utf-8')
     .serializer(JSON.stringify)
-    .send(body);
+    .send(problem.extensions ? { ...problem.extensions, ...body } : body);
 }
 
 /**

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '../problem-error.js';
 import { sendProblem } from './problem.js';
 
+/** @internal The probes a closing server still answers itself (see `routes/health.ts`). */
+export const PROBE_ROUTES: ReadonlySet<string> = new Set(['/livez', '/readyz']);
+
 /** The `Retry-After` of a request refused because the server is shutting down, in seconds. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
@@ -11,16 +14,17 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
  * `Retry-After` and `Connection: close`, before any other hook or the route runs; requests
  * already running finish normally. It replaces Fastify's own plain JSON 503
  * (`return503OnClosing`, turned off in `buildServer`). Install it before every other
- * `onRequest` hook.
+ * `onRequest` hook. The probes (`GET /livez`, `GET /readyz`) are let through, so that `/readyz`
+ * says which check failed; it reads the state through the function returned.
  */
-export function installShutdownRefusal(app: FastifyInstance): void {
+export function installShutdownRefusal(app: FastifyInstance): () => boolean {
   let closing = false;
   // preClose runs as soon as close() begins, before the server stops accepting connections.
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (!closing) {
+    if (!closing || PROBE_ROUTES.has(request.routeOptions.url ?? '')) {
       done();
       return;
     }
@@ -40,4 +44,5 @@ export function installShutdownRefusal(app: FastifyInstance): void {
     // Answered here; Fastify runs nothing more for a sent reply.
     done();
   });
+  return () => closing;
 }

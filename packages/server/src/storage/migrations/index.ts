@@ -59,3 +59,6 @@ export const migrations: readonly Migration[] = [
     postgresSql: deliveryAutovacuum,
   },
 ];
+
+/** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
+export const SCHEMA_VERSION: number = Math.max(...migrations.map((migration) => migration.version));
