@@ -2,6 +2,7 @@ import type { VendorProfile } from '@followup/webhooks';
 import type { Clock } from './clock.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import type { IdGenerator } from './ids.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
 import type { LoggingOptions } from './plugins/logging.js';
 import type { RateLimitOptions } from './plugins/rate-limit.js';
 import type { EhrWebhookHandler } from './routes/ehr-webhooks.js';
@@ -97,4 +98,10 @@ export interface BuildServerOptions {
   sessions?: Partial<SessionPolicy>;
   /** Failed sign-ins allowed per account and per client address; see {@link SignInThrottlePolicy}. */
   signInThrottle?: Partial<SignInThrottlePolicy>;
+  /**
+   * Prometheus metrics (see {@link createServerMetrics}): requests, EHR receipts, inbox messages
+   * and sign-ins are counted in them. Serve them with {@link listenForMetrics}, on a listener of
+   * their own: this server answers `/metrics` with 404. Without it nothing is counted.
+   */
+  metrics?: ServerMetrics;
 }

@@ -20,6 +20,7 @@ import { installOpenApi } from './plugins/openapi.js';
 import { installProblemHandling } from './plugins/problem.js';
 import { createRateLimiter, DEFAULT_RATE_LIMIT } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
+import { installRequestMetrics } from './plugins/request-metrics.js';
 import { installRequestsPerConnection } from './plugins/requests-per-connection.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import {
@@ -148,6 +149,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installHostHeaderCheck(app, { publicOrigin: publicUrl });
   installRequestIds(app);
   if (logger !== false) installRequestLogging(app);
+  const { metrics } = options;
+  if (metrics) installRequestMetrics(app, metrics);
   installProblemHandling(app);
   installOpenApi(app, { publicOrigin: publicUrl });
   // Verified tokens are remembered briefly; every change to tokens empties it (see the README).
@@ -210,7 +213,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(userRoutes(resources));
   app.register(userActionRoutes({ ...resources, publicUrl }));
   const secret = options.inboxWebhookSecret === '' ? undefined : options.inboxWebhookSecret;
-  app.register(inboxRoutes({ database, clock, newId, requireCapability, secret, ...announce }));
+  app.register(
+    inboxRoutes({
+      ...{ database, clock, newId, requireCapability, secret, ...announce },
+      onInboxMessage: metrics?.observeInboxMessage,
+    }),
+  );
   app.register(
     ehrWebhookRoutes({
       database,
@@ -221,6 +229,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       secretHeaders,
       secrets: options.ehrWebhookSecrets ?? {},
       handlers: options.ehrHandlers ?? {},
+      onReceipt: metrics?.observeReceipt,
     }),
   );
   app.register(
@@ -234,6 +243,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
         ...(options.signInThrottle ? { policy: options.signInThrottle } : {}),
       }),
       publicOrigin: publicUrl,
+      onSignInAttempt: metrics?.observeSignIn,
       pages: webPages.map((page) => page({ database, clock, newId, accounts, publicUrl })),
     }),
   );

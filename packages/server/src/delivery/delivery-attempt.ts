@@ -7,6 +7,7 @@ import {
   insertDeliveryAttempt,
   recordDeliveryOutcome,
 } from '../stores/delivery-claim-store.js';
+import { attemptOutcome, type DeliveryAttemptObservation } from './attempt-outcome.js';
 import { buildDeliveryRequest } from './delivery-request.js';
 import { recordEndpointHealth } from './endpoint-health.js';
 import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
@@ -28,6 +29,7 @@ export interface DeliveryAttempterOptions {
   allowInsecure: boolean;
   lookup: LookupFunction | undefined;
   onError: (error: unknown) => void;
+  onAttempt?: ((attempt: DeliveryAttemptObservation) => void) | undefined;
 }
 
 /**
@@ -80,6 +82,21 @@ export function createDeliveryAttempter(
     });
   }
 
+  // Told after the record, whether or not it was written: the attempt was made either way.
+  function observe(row: ClaimedRow, result: DeliveryAttemptResult): void {
+    if (options.onAttempt === undefined) return;
+    const outcome = attemptOutcome(result);
+    const deliveredAfterMs =
+      outcome === 'success' ? clock.now() - Date.parse(row.event_created_at) : undefined;
+    try {
+      options.onAttempt(
+        deliveredAfterMs === undefined ? { outcome } : { outcome, deliveredAfterMs },
+      );
+    } catch (error) {
+      options.onError(error);
+    }
+  }
+
   return async function attempt(row: ClaimedRow): Promise<void> {
     const startedAt = clock.now();
     const request = buildDeliveryRequest(
@@ -108,5 +125,6 @@ export function createDeliveryAttempter(
       // Not recorded: the lease runs out and the delivery is made again, with the same id.
       options.onError(error);
     }
+    observe(row, result);
   };
 }

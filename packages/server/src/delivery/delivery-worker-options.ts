@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { DeliveryAttemptObservation } from './attempt-outcome.js';
 
 // The delivery worker's options, their defaults and its interface (the worker itself is
 // delivery-worker.ts).
@@ -103,6 +104,11 @@ export interface DeliveryWorkerOptions {
   wakeIntervalMs?: number;
   /** Random numbers in [0, 1) for the jitter, `Math.random` by default. */
   random?: () => number;
+  /**
+   * Told after each attempt how it ended (the metrics count them); called once per attempt,
+   * after its record was written or failed to be. Never throws into the worker.
+   */
+  onAttempt?: (attempt: DeliveryAttemptObservation) => void;
   /** Told about a failure of the worker itself (storage unreachable); it carries on. */
   onError?: (error: unknown) => void;
   /** Name resolution, for tests; defaults to the system resolver behind the address guard. */

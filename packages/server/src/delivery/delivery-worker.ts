@@ -73,6 +73,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     allowInsecure,
     lookup: options.lookup,
     onError,
+    onAttempt: options.onAttempt,
   });
 
   // Fills the free slots with due deliveries until there are none, or no free slot. Resolves

@@ -88,6 +88,8 @@ export function ehrWebhookRoutes(options: {
   secretHeaders: readonly string[];
   /** Told after a verified delivery's receipt committed its `ehr.receipt.recorded` event. */
   onOutboxEvent?: () => void;
+  /** Told after every receipt is stored, with its vendor key and verdict (the metrics). */
+  onReceipt?: ((receipt: { vendor: string; verdict: ReceiptVerdict }) => void) | undefined;
 }): FastifyPluginAsync {
   const { database, clock, newId, profiles, secrets, handlers } = options;
   const secretHeaders = new Set(options.secretHeaders);
@@ -125,6 +127,7 @@ export function ehrWebhookRoutes(options: {
       receivedAt: new Date(clock.now()),
       replayOf: receipt.replayOf,
     });
+    options.onReceipt?.({ vendor, verdict });
     return id;
   }
 
@@ -171,6 +174,7 @@ export function ehrWebhookRoutes(options: {
     });
     if (first === receiptId) {
       options.onOutboxEvent?.();
+      options.onReceipt?.({ vendor, verdict: 'valid' });
       return { receiptId, replayed: false };
     }
     const id = await recordReceipt(request, {

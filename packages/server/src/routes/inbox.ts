@@ -28,6 +28,8 @@ export function inboxRoutes(options: {
   secret: string | undefined;
   /** Told after a message committed its `message.received` event. */
   onOutboxEvent?: () => void;
+  /** Told after a message is stored (the metrics). */
+  onInboxMessage?: (() => void) | undefined;
 }): FastifyPluginAsync {
   const { database, clock, newId, secret } = options;
   return async (app) => {
@@ -77,6 +79,7 @@ export function inboxRoutes(options: {
           );
         });
         options.onOutboxEvent?.();
+        options.onInboxMessage?.();
         return reply.code(201).send({ id });
       },
     );

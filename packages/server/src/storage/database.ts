@@ -88,6 +88,12 @@ export interface Database extends Queryable {
     onNotify: (payload?: string) => void,
     options?: ListenOptions,
   ): Promise<() => Promise<void>>;
+  /**
+   * How many queries and transactions wait for their turn at this moment (for a free pooled
+   * connection on PostgreSQL, behind the running statement on PGlite): the
+   * `followup_database_queued_queries` gauge. Optional: a `Database` without it reports none.
+   */
+  queuedQueries?(): number;
   /** Closes every connection (and, for PGlite, the database and its lock). */
   close(): Promise<void>;
 }

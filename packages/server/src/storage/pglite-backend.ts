@@ -74,6 +74,11 @@ export class PGliteDatabase implements Database {
     this.#onWalFlush = options.onWalFlush;
   }
 
+  queuedQueries(): number {
+    // #queued counts the one running too.
+    return Math.max(0, this.#queued - 1);
+  }
+
   /** The data directory as an uncompressed tarball, once every earlier query is done. */
   dumpDataDirectory(): Promise<Blob> {
     return this.#exclusive(

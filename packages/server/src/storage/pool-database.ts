@@ -57,6 +57,10 @@ export class PoolDatabase implements Database {
     if (this.#pool.waitingCount >= this.#maxQueued) throw databaseBusyError();
   }
 
+  queuedQueries(): number {
+    return this.#pool.waitingCount;
+  }
+
   async query<Row = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[] = [],

@@ -179,3 +179,34 @@ export async function pruneDispatchedEvents(
   );
   return rowCount;
 }
+
+/**
+ * @internal The most undispatched events {@link readOutboxBacklog} counts: past it the count
+ * stays at this number, so that a scrape costs the same however large the backlog grows.
+ */
+export const OUTBOX_BACKLOG_COUNT_CAP = 100_000;
+
+/** @internal The outbox's backlog: events committed and not yet fanned out to deliveries. */
+export interface OutboxBacklog {
+  /** How many, up to {@link OUTBOX_BACKLOG_COUNT_CAP}. */
+  pending: number;
+  /** When the oldest of them was written, ISO 8601 UTC; `undefined` when there is none. */
+  oldestCreatedAt: string | undefined;
+}
+
+/**
+ * @internal Reads the outbox's backlog for the metrics scrape, through the partial index of
+ * undispatched events: the count stops at {@link OUTBOX_BACKLOG_COUNT_CAP} and the oldest is the
+ * first by commit order, so its cost does not grow with the backlog.
+ */
+export async function readOutboxBacklog(queryable: Queryable): Promise<OutboxBacklog> {
+  const { rows } = await queryable.query<{ pending: number; oldest: string | null }>(
+    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM outbox_events
+                                         WHERE dispatched_at IS NULL LIMIT $1) AS capped) AS pending,
+            (SELECT created_at FROM outbox_events WHERE dispatched_at IS NULL
+              ORDER BY seq LIMIT 1) AS oldest`,
+    [OUTBOX_BACKLOG_COUNT_CAP],
+  );
+  const row = rows[0];
+  return { pending: row?.pending ?? 0, oldestCreatedAt: row?.oldest ?? undefined };
+}

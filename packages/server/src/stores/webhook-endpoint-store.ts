@@ -175,3 +175,22 @@ export async function disableEndpointFor(
     [change.id, change.reason, change.now],
   );
 }
+
+/**
+ * @internal How many endpoints are in each state as the metrics name them: `active` (its last
+ * attempt succeeded, or none was made), `failing` (active, every attempt failing since
+ * `failing_since`) and `disabled` (by a person or by the server). Endpoints are the operator's
+ * few subscriptions, so one grouped count is cheap.
+ */
+export async function countEndpointsByState(
+  queryable: Queryable,
+): Promise<Record<'active' | 'failing' | 'disabled', number>> {
+  const { rows } = await queryable.query<{ active: number; failing: number; disabled: number }>(
+    `SELECT count(*) FILTER (WHERE state = 'active' AND failing_since IS NULL)::int AS active,
+            count(*) FILTER (WHERE state = 'active' AND failing_since IS NOT NULL)::int AS failing,
+            count(*) FILTER (WHERE state = 'disabled')::int AS disabled
+       FROM webhook_endpoints`,
+  );
+  const row = rows[0];
+  return { active: row?.active ?? 0, failing: row?.failing ?? 0, disabled: row?.disabled ?? 0 };
+}

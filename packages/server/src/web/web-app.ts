@@ -42,6 +42,8 @@ export interface WebAppOptions {
    * helmet, forms, CSRF checked, `no-store`).
    */
   pages?: readonly FastifyPluginAsync[];
+  /** Told how each sign-in with a password ended (the metrics). */
+  onSignInAttempt?: ((outcome: 'success' | 'failure' | 'throttled') => void) | undefined;
 }
 
 // Form bodies are small: a sign-in, a name, a label. Larger ones are refused with 413.
@@ -136,6 +138,9 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
           password: field(request.body, 'password', 4096),
           address: request.ip,
         });
+        options.onSignInAttempt?.(
+          result.ok ? 'success' : result.reason === 'throttled' ? 'throttled' : 'failure',
+        );
         if (!result.ok && result.reason === 'throttled') {
           return sendTooManyRequestsPage(request, reply, result.retryAfterSeconds);
         }

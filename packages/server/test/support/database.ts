@@ -30,6 +30,7 @@ export async function openTestDatabase(): Promise<Database> {
     driver: database.driver,
     query: (sql, params) => database.query(sql, params),
     transaction: (callback) => database.transaction(callback),
+    queuedQueries: () => database.queuedQueries?.() ?? 0,
     listen: (channel, onNotify, options) =>
       database.listen
         ? database.listen(channel, onNotify, options)
