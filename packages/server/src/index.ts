@@ -29,6 +29,11 @@ export { type Clock, systemClock } from './clock.js';
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export { createDeliveryWorker } from './delivery/delivery-worker.js';
 export {
+  type DeliveryAttemptObservation,
+  WEBHOOK_ATTEMPT_OUTCOMES,
+  type WebhookAttemptOutcome,
+} from './delivery/attempt-outcome.js';
+export {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_POLL_INTERVAL_MS,
@@ -45,6 +50,18 @@ export {
   type IdGeneratorOptions,
   type IdPrefix,
 } from './ids.js';
+export {
+  listenForMetrics,
+  type MetricsListener,
+  type MetricsListenerOptions,
+} from './metrics/metrics-listener.js';
+export {
+  createServerMetrics,
+  type ObservedRequest,
+  type ServerMetrics,
+  type ServerMetricsOptions,
+  type SignInOutcome,
+} from './metrics/server-metrics.js';
 export {
   DEFAULT_ADDRESS_RATE_LIMIT,
   DEFAULT_AUTH_FAILURE_LIMIT,

@@ -11,7 +11,8 @@ import { sendOperatorCommand } from './operator-channel.js';
 import type { OperatorCommand, OperatorOutput } from './operator-command.js';
 import { operatorCommandOptions, operatorCommands } from './operator-commands.js';
 import { createProgressBar } from './progress-bar.js';
-import { START_OPTIONS, startCommand, unsafeNoFsync } from './start-command.js';
+import { START_OPTIONS, startCommand } from './start-command.js';
+import { unsafeNoFsync } from './start-option-parsers.js';
 import { hasBareTrustProxy, TRUST_PROXY_NEEDS_PROXIES } from './trust-proxy.js';
 import {
   type CliOptions,

@@ -5,6 +5,8 @@ import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
 import { demoUserSignInLink } from '../demo/demo-user.js';
 import { createIdGenerator } from '../ids.js';
+import { listenForMetrics, type MetricsListener } from '../metrics/metrics-listener.js';
+import { createServerMetrics } from '../metrics/server-metrics.js';
 import { type RetentionSchedule, startRetentionSchedule } from '../retention/retention.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
 import { holdsAnyContact } from '../stores/demo-seed-store.js';
@@ -13,30 +15,18 @@ import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { deliveryOptions } from './delivery-options.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
+import { metricsAddress } from './metrics-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
-import { isLoopbackHost, isTrue, parsePort, sessionPolicy } from './start-option-parsers.js';
+import {
+  isLoopbackHost,
+  isTrue,
+  parsePort,
+  sessionPolicy,
+  unsafeNoFsync,
+} from './start-option-parsers.js';
 import { parseTrustProxy } from './trust-proxy.js';
 import { type CliOptions, type OptionName, UsageError } from './usage.js';
 import { parsePublicUrl } from './user-commands.js';
-
-/**
- * @internal `--unsafe-no-fsync` / `UNSAFE_NO_FSYNC`: whether the embedded database may
- * acknowledge writes before they are on disk. Refused beside PostgreSQL, whose durability is its
- * own server's (`fsync`, `synchronous_commit`), so that no one believes it took effect there.
- */
-export function unsafeNoFsync(
-  values: CliOptions,
-  env: Record<string, string | undefined>,
-): boolean {
-  const unsafe = values['unsafe-no-fsync'] === true || isTrue(env.UNSAFE_NO_FSYNC);
-  if (unsafe && (values['database-url'] ?? env.DATABASE_URL)) {
-    throw new UsageError(
-      '--unsafe-no-fsync (UNSAFE_NO_FSYNC) applies to the embedded database only; on PostgreSQL, ' +
-        "durability is its server's settings (fsync, synchronous_commit).",
-    );
-  }
-  return unsafe;
-}
 
 /** Seconds since this process started, to a tenth. */
 function secondsSinceStart(): number {
@@ -70,6 +60,8 @@ export const START_OPTIONS: readonly OptionName[] = [
   'keep-alive-timeout',
   'max-connections',
   'auth-failure-limit',
+  'metrics-port',
+  'metrics-host',
 ];
 
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
@@ -106,11 +98,15 @@ export async function startCommand(
   );
   const limits = edgeOptions(values, io.env);
   const retention = retentionOptions(values, io.env);
+  const metricsAt = metricsAddress(values, io.env, port);
   const { database, release } = await storage.open();
   let app: ReturnType<typeof buildServer> | undefined;
+  const onMetricsError = (error: unknown) => app?.log.warn({ err: error }, 'metrics read failed');
+  const metrics = metricsAt && createServerMetrics({ database, onError: onMetricsError });
   const worker = createDeliveryWorker({
     database,
     ...delivery,
+    ...(metrics ? { onAttempt: metrics.observeAttempt } : {}),
     onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
   const ehrWebhookSecrets = ehrSecretsFromEnvironment(io.env);
@@ -129,9 +125,11 @@ export async function startCommand(
     ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),
     ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(sessions ? { sessions } : {}),
+    ...(metrics ? { metrics } : {}),
     ...limits,
   });
   let channel: OperatorChannel | undefined;
+  let metricsListener: MetricsListener | undefined;
   let schedule: RetentionSchedule | undefined;
   try {
     let demoToken: string | undefined;
@@ -153,6 +151,9 @@ export async function startCommand(
       done();
     });
     const address = await app.listen({ port, host });
+    if (metrics && metricsAt) {
+      metricsListener = await listenForMetrics(metrics, { ...metricsAt, onError: onMetricsError });
+    }
     const readySeconds = secondsSinceStart();
     if (database.driver === 'pglite' && unsafeNoFsync(values, io.env)) {
       app.log.warn(
@@ -196,6 +197,7 @@ export async function startCommand(
       const announcement = {
         url: url.origin,
         driver: database.driver,
+        ...(metricsListener ? { metrics: `${metricsListener.url}/metrics` } : {}),
         token: demoToken,
         ...(demoSignIn
           ? {
@@ -213,6 +215,7 @@ export async function startCommand(
       io.stdout.write(
         `FollowUp server listening on ${url.origin} (${database.driver}), ready ${readySeconds} s after the process started\n`,
       );
+      if (metricsListener) io.stdout.write(`Metrics at ${metricsListener.url}/metrics\n`);
       if (demoToken) {
         io.stdout.write(
           `Demo ADMIN token (shown once, valid for 24 hours; a restart prints a new one):\n  ${demoToken}\n` +
@@ -244,6 +247,7 @@ export async function startCommand(
     });
   } finally {
     await channel?.close();
+    await metricsListener?.close();
     // Stop taking requests, then let the attempts in flight finish, then close the storage.
     await app.close();
     await schedule?.stop();

@@ -1,6 +1,6 @@
 import { parseDuration } from '../duration.js';
 import type { SessionPolicy } from '../users/sessions.js';
-import { UsageError } from './usage.js';
+import { type CliOptions, UsageError } from './usage.js';
 
 // The values of `start`'s own options, read from the command line or the environment.
 
@@ -59,4 +59,23 @@ export function sessionPolicy(
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
     ...(absoluteLifetimeMs === undefined ? {} : { absoluteLifetimeMs }),
   };
+}
+
+/**
+ * @internal `--unsafe-no-fsync` / `UNSAFE_NO_FSYNC`: whether the embedded database may
+ * acknowledge writes before they are on disk. Refused beside PostgreSQL, whose durability is its
+ * own server's (`fsync`, `synchronous_commit`), so that no one believes it took effect there.
+ */
+export function unsafeNoFsync(
+  values: CliOptions,
+  env: Record<string, string | undefined>,
+): boolean {
+  const unsafe = values['unsafe-no-fsync'] === true || isTrue(env.UNSAFE_NO_FSYNC);
+  if (unsafe && (values['database-url'] ?? env.DATABASE_URL)) {
+    throw new UsageError(
+      '--unsafe-no-fsync (UNSAFE_NO_FSYNC) applies to the embedded database only; on PostgreSQL, ' +
+        "durability is its server's settings (fsync, synchronous_commit).",
+    );
+  }
+  return unsafe;
 }

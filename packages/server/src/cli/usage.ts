@@ -66,6 +66,11 @@ Commands:
       --auth-failure-limit N              refused tokens a minute per client address before its
                                           requests get 429 unchecked (AUTH_FAILURE_LIMIT,
                                           default 30; 0 turns it off)
+      --metrics-port N                    serve Prometheus metrics at GET /metrics on this port, a
+                                          listener of its own without authentication (METRICS_PORT;
+                                          off by default; the API's port answers /metrics 404)
+      --metrics-host HOST                 the metrics listener's address (METRICS_HOST, default
+                                          127.0.0.1)
                                           the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -180,6 +185,8 @@ export const optionSpec = {
   'max-connections': { type: 'string' },
   'address-rate-limit': { type: 'string' },
   'auth-failure-limit': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
   'allow-open-inbox': { type: 'boolean', default: false },
