@@ -44,6 +44,7 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
 import { secretHeaderNames } from './secret-headers.js';
+import { watchDatabaseOutages } from './storage/database-reachability.js';
 import { SCHEMA_VERSION } from './storage/migrations/index.js';
 import { createAccountStore } from './tokens/account-store.js';
 import { createTokenCache } from './tokens/token-cache.js';
@@ -98,7 +99,8 @@ function publicUrlOrigin(value: string): string {
  * ```
  */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
-  const { database } = options;
+  // On PostgreSQL an outage is logged once when it begins and once when it ends.
+  const database = watchDatabaseOutages(options.database, () => app.log);
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
   const profiles: Readonly<Record<string, VendorProfile>> = Object.assign(

@@ -9,6 +9,7 @@ import { listenForMetrics, type MetricsListener } from '../metrics/metrics-liste
 import { createServerMetrics } from '../metrics/server-metrics.js';
 import { type RetentionSchedule, startRetentionSchedule } from '../retention/retention.js';
 import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
+import { isDatabaseUnreachable, watchDatabaseOutages } from '../storage/database-reachability.js';
 import { holdsAnyContact } from '../stores/demo-seed-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
 import type { CliIo, OpenedDatabase } from './cli-io.js';
@@ -99,15 +100,20 @@ export async function startCommand(
   const limits = edgeOptions(values, io.env);
   const retention = retentionOptions(values, io.env);
   const metricsAt = metricsAddress(values, io.env, port);
-  const { database, release } = await storage.open();
+  const opened = await storage.open();
+  const { release } = opened;
   let app: ReturnType<typeof buildServer> | undefined;
+  // One watch for the server and the worker, so that an outage is logged once, not by each.
+  const database = watchDatabaseOutages(opened.database, () => app?.log);
   const onMetricsError = (error: unknown) => app?.log.warn({ err: error }, 'metrics read failed');
   const metrics = metricsAt && createServerMetrics({ database, onError: onMetricsError });
   const worker = createDeliveryWorker({
     database,
     ...delivery,
     ...(metrics ? { onAttempt: metrics.observeAttempt } : {}),
-    onError: (error) => app?.log.error({ err: error }, 'outbound delivery failed to run'),
+    onError: (error) =>
+      isDatabaseUnreachable(error) ||
+      app?.log.error({ err: error }, 'outbound delivery failed to run'),
   });
   const ehrWebhookSecrets = ehrSecretsFromEnvironment(io.env);
   // --demo: a secret for one EHR vendor when none is configured, so its webhooks can be tried.

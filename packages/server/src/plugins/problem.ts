@@ -7,6 +7,7 @@ import {
   type ProblemErrorOptions,
   type ProblemFieldError,
 } from '../problem-error.js';
+import { isDatabaseUnreachable } from '../storage/database-reachability.js';
 
 /**
  * The body of every error response (RFC 9457): the SDK's `problemResponseSchema`, `type` being
@@ -65,6 +66,9 @@ const fastifyCodes: Record<string, ProblemErrorOptions> = {
 // SQLSTATEs of text the database refuses: character_not_in_repertoire, untranslatable_character.
 const unstorableTextCodes = new Set(['22021', '22P05']);
 
+/** The `Retry-After` of a request that failed because the database cannot be reached, in seconds. */
+export const DATABASE_UNREACHABLE_RETRY_AFTER_SECONDS = 5;
+
 /** @internal Maps any error a request can end in to the problem it answers with. */
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
@@ -103,6 +107,14 @@ export function toProblem(error: unknown): ProblemError {
       code: 'query_timeout',
       detail: 'The query took too long and was cancelled. Retry later, or ask for less.',
       headers: { 'Retry-After': '1' },
+    });
+  }
+  // The database is down or restarting: the client may retry, as after a shed request.
+  if (isDatabaseUnreachable(error)) {
+    return new ProblemError({
+      code: 'unavailable',
+      detail: 'The database cannot be reached at the moment. Retry shortly.',
+      headers: { 'Retry-After': String(DATABASE_UNREACHABLE_RETRY_AFTER_SECONDS) },
     });
   }
   const known = fastifyError?.code ? fastifyCodes[fastifyError.code] : undefined;
@@ -151,8 +163,13 @@ export function sendProblem(
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
+    // An unreachable database is logged once when it goes and once when it returns
+    // (watchReachability), not once per request.
+    if (isDatabaseUnreachable(error))
+      request.log.debug({ code: problem.code }, 'database unreachable');
     // A saturated server says so once per request, without a stack: it is not a fault.
-    if (problem.code === 'unavailable') request.log.warn({ code: problem.code }, 'request shed');
+    else if (problem.code === 'unavailable')
+      request.log.warn({ code: problem.code }, 'request shed');
     else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);

@@ -1,0 +1,114 @@
+import type { Database, Queryable } from './database.js';
+
+// Errors of a database that cannot be reached, as `pg` and Node report them: the socket's own
+// (refused, reset, timed out, no route, no such host), PostgreSQL's connection exceptions (SQLSTATE
+// class 08) and its shutdown codes (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
+// cannot_connect_now, sent while it stops or starts).
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+// What `pg` throws, without a code, for a connection that ended under a query.
+const unreachableMessages =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * @internal Whether an error says that the database cannot be reached (rather than that a
+ * statement failed): a request that fails with one answers 503 `unavailable` with `Retry-After`.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (unreachableCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
+    return true;
+  }
+  return typeof message === 'string' && unreachableMessages.test(message);
+}
+
+/** @internal Told when the database stops answering, and when it answers again. */
+export interface ReachabilityListener {
+  /** The first failure of an outage, with its error. */
+  onUnreachable: (error: unknown) => void;
+  /** The first success after an outage. */
+  onReachable: () => void;
+}
+
+const watched = Symbol.for('followup.reachabilityWatched');
+
+/**
+ * @internal The database, watched: the first statement that fails because the database cannot
+ * be reached tells `onUnreachable`, the first that succeeds afterwards `onReachable`, so that an
+ * outage is logged once when it begins and once when it ends, not once per request. A database
+ * already watched is returned as it is (`start` watches the one it shares with the worker).
+ */
+export function watchReachability(database: Database, listener: ReachabilityListener): Database {
+  if ((database as { [watched]?: boolean })[watched]) return database;
+  let reachable = true;
+  const observe = <T>(work: Promise<T>): Promise<T> =>
+    work.then(
+      (value) => {
+        if (!reachable) {
+          reachable = true;
+          listener.onReachable();
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (reachable && isDatabaseUnreachable(error)) {
+          reachable = false;
+          listener.onUnreachable(error);
+        }
+        throw error;
+      },
+    );
+  const watchedDatabase: Database & { [watched]: boolean } = {
+    [watched]: true,
+    driver: database.driver,
+    query: (sql, params) => observe(database.query(sql, params)),
+    transaction: <T>(callback: (transaction: Queryable) => Promise<T>) =>
+      observe(database.transaction(callback)),
+    queuedQueries: () => database.queuedQueries?.() ?? 0,
+    close: () => database.close(),
+  };
+  if (database.listen) {
+    const listen = database.listen.bind(database);
+    watchedDatabase.listen = (channel, onNotify, options) => listen(channel, onNotify, options);
+  }
+  return watchedDatabase;
+}
+
+/** @internal The two lines {@link watchDatabaseOutages} writes. */
+export interface OutageLogger {
+  error: (fields: object, message: string) => void;
+  info: (message: string) => void;
+}
+
+/**
+ * @internal A PostgreSQL database watched by {@link watchReachability} for `logger` (read when
+ * a line is written; `undefined` writes nothing): an error line when it stops answering (with
+ * the error's code, never its message, which may quote a statement), an info line when it
+ * answers again. PGlite, in this process, cannot become unreachable: returned as it is.
+ */
+export function watchDatabaseOutages(
+  database: Database,
+  logger: () => OutageLogger | undefined,
+): Database {
+  if (database.driver !== 'postgres') return database;
+  return watchReachability(database, {
+    onUnreachable: (error) =>
+      logger()?.error(
+        { code: (error as { code?: unknown } | null)?.code ?? null },
+        'database unreachable: requests answer 503 until it is back',
+      ),
+    onReachable: () => logger()?.info('database reachable again'),
+  });
+}
