@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Database } from './database.js';
-import { isDatabaseUnreachable, watchReachability } from './database-reachability.js';
+import {
+  isDatabaseUnreachable,
+  underlyingDatabase,
+  watchReachability,
+} from './database-reachability.js';
 
 describe('isDatabaseUnreachable', () => {
   it('tells a database that cannot be reached from a statement that failed', () => {
@@ -66,5 +70,8 @@ describe('watchReachability', () => {
     expect(watchReachability(watched, { onUnreachable: () => {}, onReachable: () => {} })).toBe(
       watched,
     );
+    // What keys state by database (the token caches) finds the database behind its watch.
+    expect(underlyingDatabase(watched)).toBe(database);
+    expect(underlyingDatabase(database)).toBe(database);
   });
 });

@@ -43,6 +43,16 @@ export interface ReachabilityListener {
 }
 
 const watched = Symbol.for('followup.reachabilityWatched');
+const underlying = Symbol.for('followup.underlyingDatabase');
+
+/**
+ * @internal The database a watch of {@link watchReachability} is over (the database itself when
+ * it is not one): what code that keys state by database (the token caches) keys it by, so that a
+ * change through the database and one through its watch find the same entry.
+ */
+export function underlyingDatabase(database: Database): Database {
+  return (database as { [underlying]?: Database })[underlying] ?? database;
+}
 
 /**
  * @internal The database, watched: the first statement that fails because the database cannot
@@ -70,8 +80,9 @@ export function watchReachability(database: Database, listener: ReachabilityList
         throw error;
       },
     );
-  const watchedDatabase: Database & { [watched]: boolean } = {
+  const watchedDatabase: Database & { [watched]: boolean; [underlying]: Database } = {
     [watched]: true,
+    [underlying]: database,
     driver: database.driver,
     query: (sql, params) => observe(database.query(sql, params)),
     transaction: <T>(callback: (transaction: Queryable) => Promise<T>) =>

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/database.js';
+import { underlyingDatabase } from '../storage/database-reachability.js';
 import { TOKEN_REVOKED_CHANNEL } from '../stores/token-store.js';
 import type { ServiceAccount } from './account-types.js';
 
@@ -57,7 +58,7 @@ const liveCaches = new WeakMap<Database, Set<TokenCache>>();
  * notification sent in the change's transaction tells the other instances.)
  */
 export function tokensChanged(database: Database): void {
-  for (const cache of liveCaches.get(database) ?? []) cache.clear();
+  for (const cache of liveCaches.get(underlyingDatabase(database)) ?? []) cache.clear();
 }
 
 /** Options of {@link createTokenCache}. */
@@ -136,10 +137,12 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       })
       .catch(() => async () => {});
   }
-  let caches = liveCaches.get(database);
+  // Keyed by the database itself, not a watch over it: a change through either finds the cache.
+  const key = underlyingDatabase(database);
+  let caches = liveCaches.get(key);
   if (!caches) {
     caches = new Set();
-    liveCaches.set(database, caches);
+    liveCaches.set(key, caches);
   }
   caches.add(cache);
   return cache;
