@@ -27,12 +27,12 @@ export type { TerminalSink } from './cli/progress-bar.js';
 export { runCli } from './cli/run-cli.js';
 export { type Clock, systemClock } from './clock.js';
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
-export { createDeliveryWorker } from './delivery/delivery-worker.js';
 export {
   type DeliveryAttemptObservation,
   WEBHOOK_ATTEMPT_OUTCOMES,
   type WebhookAttemptOutcome,
 } from './delivery/attempt-outcome.js';
+export { createDeliveryWorker } from './delivery/delivery-worker.js';
 export {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_DELIVERY_CONCURRENCY,

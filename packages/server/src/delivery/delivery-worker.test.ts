@@ -2,7 +2,7 @@ import { verifySignature } from '@followup/webhooks';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
-import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import { useTestDatabase } from '../../test/support/database.js';
 import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
 import { buildServer } from '../build-server.js';
 import { createIdGenerator } from '../ids.js';
