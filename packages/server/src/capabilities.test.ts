@@ -4,7 +4,8 @@ import { type Capability, capabilities, hasCapability, roleCapabilities } from '
 import { LIST_SORTS } from './routes/keyset-list.js';
 import { type Role, roles } from './tokens/role.js';
 
-// The service interface's table, copied as it is written there.
+// The service interface's table, copied as it is written there, and this server's one addition
+// (webhooks.manage: its webhook endpoints and deliveries, ADMIN only).
 const table = `
 | contacts.read | yes | yes | yes | yes |
 | contacts.write | yes | yes | yes | no |
@@ -15,6 +16,7 @@ const table = `
 | campaigns.manage | yes | yes | no | no |
 | audit.read | yes | yes | no | no |
 | users.manage | yes | no | no | no |
+| webhooks.manage | yes | no | no | no |
 `;
 const columns: Role[] = ['ADMIN', 'MANAGER', 'AGENT', 'READONLY'];
 const expected = new Map<string, boolean>();
@@ -29,10 +31,10 @@ for (const line of table.trim().split('\n')) {
 }
 
 describe('capabilities', () => {
-  it('lists the nine capabilities and four roles of the interface', () => {
-    expect(capabilities).toHaveLength(9);
+  it("lists the interface's nine capabilities, webhooks.manage, and four roles", () => {
+    expect(capabilities).toHaveLength(10);
     expect(roles).toEqual(columns);
-    expect(expected.size).toBe(36);
+    expect(expected.size).toBe(40);
   });
 
   const cases = roles.flatMap((role) =>

@@ -28,7 +28,7 @@ export class Deliveries {
    * of its answer. The delivery id is a webhook's `X-Service-Delivery` (and `webhook-id`).
    *
    * @throws {@link NotFoundError} when no delivery has this id; {@link PermissionDeniedError}
-   *   for a token without ADMIN's `users.manage`; {@link ConfigurationError} for an id that is
+   *   for a token without ADMIN's `webhooks.manage`; {@link ConfigurationError} for an id that is
    *   not one path segment, before any request.
    * @example
    * ```ts

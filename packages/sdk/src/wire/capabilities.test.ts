@@ -19,10 +19,10 @@ const rows = section
 const [header = [], ...body] = rows;
 
 describe('the capability matrix', () => {
-  it('has the nine capabilities and four roles of the API contract, in its order', () => {
+  it('has the ten capabilities and four roles of the API contract, in its order', () => {
     expect(header).toEqual(['Capability', ...ROLE_VALUES]);
     expect(body.map(([capability]) => capability)).toEqual([...CAPABILITIES]);
-    expect(CAPABILITIES).toHaveLength(9);
+    expect(CAPABILITIES).toHaveLength(10);
     expect(ROLE_VALUES).toHaveLength(4);
     // The server checks nothing else: no capability beyond the table.
     expect(Object.keys(ROLE_CAPABILITIES)).toEqual([...ROLE_VALUES]);

@@ -21,6 +21,7 @@ export const CAPABILITIES = [
   'campaigns.manage',
   'audit.read',
   'users.manage',
+  'webhooks.manage',
 ] as const;
 
 /**

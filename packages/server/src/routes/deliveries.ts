@@ -12,7 +12,7 @@ import type { Database } from '../storage/database.js';
 const paramsSchema = z.object({ id: z.string().min(1).max(255) });
 
 /**
- * @internal `GET /api/deliveries/:id/attempts` (ADMIN, through `users.manage`): every attempt of
+ * @internal `GET /api/deliveries/:id/attempts` (ADMIN, through `webhooks.manage`): every attempt of
  * a delivery, oldest first, with the first 4 KiB of each answer. The same store function as
  * `followup-server deliveries show` and the web application's delivery page.
  */
@@ -26,7 +26,7 @@ export function deliveryRoutes(options: {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/api/deliveries/:id/attempts',
       {
-        onRequest: options.requireCapability('users.manage'),
+        onRequest: options.requireCapability('webhooks.manage'),
         schema: {
           summary: "List a webhook delivery's attempts, oldest first",
           tags: ['Events'],

@@ -33,7 +33,7 @@ describe('GET /api/me', () => {
 
   it('answers every role, READONLY included, with that role’s capabilities', async () => {
     const expected = {
-      ADMIN: 9,
+      ADMIN: 10,
       MANAGER: 7,
       READONLY: 2,
     } as const;
@@ -42,6 +42,8 @@ describe('GET /api/me', () => {
       const body = (await me(token)).json();
       expect(body.role).toBe(role);
       expect(body.capabilities).toHaveLength(count);
+      // Webhook endpoints and deliveries are ADMIN's alone.
+      expect(body.capabilities.includes('webhooks.manage')).toBe(role === 'ADMIN');
       expect(body.token.expiresAt).toBeNull();
     }
   });

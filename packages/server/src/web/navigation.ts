@@ -19,8 +19,8 @@ export interface NavigationItem {
 export const navigation: readonly NavigationItem[] = [
   { label: 'Service accounts', href: '/service-accounts', capability: 'users.manage' },
   { label: 'Users', href: '/users', capability: 'users.manage' },
-  { label: 'Webhook endpoints', href: '/webhook-endpoints', capability: 'users.manage' },
-  { label: 'Deliveries', href: '/deliveries', capability: 'users.manage' },
+  { label: 'Webhook endpoints', href: '/webhook-endpoints', capability: 'webhooks.manage' },
+  { label: 'Deliveries', href: '/deliveries', capability: 'webhooks.manage' },
   { label: 'EHR receipts', href: '/ehr-receipts', capability: 'audit.read' },
   { label: 'Audit log', href: '/audit-log', capability: 'audit.read' },
 ];

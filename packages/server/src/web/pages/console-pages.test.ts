@@ -198,11 +198,13 @@ describe('Webhook endpoints and deliveries pages', () => {
     expect((await browser.get('/deliveries/dlv_missing')).statusCode).toBe(404);
   });
 
-  it('is a 403 page for a role without users.manage', async () => {
+  it('is a 403 page for a role without webhooks.manage or users.manage', async () => {
     const browser = await consoleBrowser(server(), 'MANAGER');
     for (const path of ['/webhook-endpoints', '/deliveries', '/users']) {
       expect((await browser.get(path)).statusCode, path).toBe(403);
     }
+    // The 403 page names what the endpoint and delivery pages need.
+    expect((await browser.get('/deliveries')).body).toContain('webhooks.manage');
   });
 });
 

@@ -115,13 +115,13 @@ ${listTable({
 `);
 
 /**
- * @internal The Deliveries pages (users.manage): filter by endpoint and state, a delivery's
+ * @internal The Deliveries pages (webhooks.manage): filter by endpoint and state, a delivery's
  * attempts, **Retry now**: the delivery store, as `followup-server deliveries …` uses it.
  */
 export const deliveriesPages: WebPage =
   ({ database, clock, newId }) =>
   async (app: FastifyInstance) => {
-    const guard = pageRoute('users.manage');
+    const guard = pageRoute('webhooks.manage');
     const deliveries = createDeliveryStore({ database, clock, newId });
     const endpoints = createEndpointStore({ database, clock, newId });
 

@@ -95,7 +95,7 @@ describe('Webhook endpoints pages: the state the server put an endpoint in', () 
     );
   });
 
-  it('answers 404 for an endpoint nobody has, and 403 to a role without users.manage', async () => {
+  it('answers 404 for an endpoint nobody has, and 403 to a role without webhooks.manage', async () => {
     const admin = await consoleBrowser(server(), 'ADMIN');
     expect((await admin.get('/webhook-endpoints/we_missing')).statusCode).toBe(404);
     const manager = await consoleBrowser(server(), 'MANAGER');

@@ -43,14 +43,14 @@ function eventsField(body: unknown): string[] | undefined {
 }
 
 /**
- * @internal The Webhook endpoints pages (users.manage): the list, **Add endpoint** (the signing
+ * @internal The Webhook endpoints pages (webhooks.manage): the list, **Add endpoint** (the signing
  * secret shown once, after a redirect), **Rotate secret**, disable and enable: the endpoint
  * store, as `followup-server endpoints …` uses it.
  */
 export const webhookEndpointsPages: WebPage =
   ({ database, clock, newId }) =>
   async (app: FastifyInstance) => {
-    const guard = pageRoute('users.manage');
+    const guard = pageRoute('webhooks.manage');
     const endpoints = createEndpointStore({ database, clock, newId });
 
     app.get('/webhook-endpoints', guard, async (request, reply) => {
