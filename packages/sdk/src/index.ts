@@ -167,6 +167,17 @@ export {
   updateDealInputSchema,
 } from './schemas/deal.js';
 export {
+  DELIVERY_STATES,
+  type Delivery,
+  type DeliveryDetail,
+  type DeliveryList,
+  deliveryDetailSchema,
+  deliveryListSchema,
+  deliverySchema,
+  type RetryDeliveryInput,
+  retryDeliveryInputSchema,
+} from './schemas/delivery.js';
+export {
   type DeliveryAttempt,
   type DeliveryAttemptList,
   deliveryAttemptListSchema,
@@ -226,6 +237,30 @@ export {
   userSchema,
 } from './schemas/user.js';
 export {
+  type CreatedWebhookEndpoint,
+  createdWebhookEndpointSchema,
+  type QueuedTestDelivery,
+  queuedTestDeliverySchema,
+  type RotatedWebhookSecret,
+  rotatedWebhookSecretSchema,
+  type WebhookEndpoint,
+  type WebhookEndpointList,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+} from './schemas/webhook-endpoint.js';
+export {
+  type CreateWebhookEndpointInput,
+  createWebhookEndpointInputSchema,
+  type RotateWebhookSecretInput,
+  rotateWebhookSecretInputSchema,
+  subscriberKeySchema,
+  type UpdateWebhookEndpointInput,
+  updateWebhookEndpointInputSchema,
+  webhookHeaderNameRefusal,
+  webhookHeadersSchema,
+  webhookHeaderValueRefusal,
+} from './schemas/webhook-endpoint-input.js';
+export {
   type ContactCreatedEvent,
   type ContactDeletedEvent,
   type ContactErasedEvent,
@@ -268,6 +303,7 @@ export {
   CONTACT_BATCH_MAX,
   INPUT_LIMITS,
   LIST_LIMITS,
+  WEBHOOK_ENDPOINT_LIMITS,
 } from './wire/limits.js';
 export { LIST_SORT_VALUES } from './wire/list-sorts.js';
 export {
@@ -294,7 +330,12 @@ export {
   TOKEN_SECRET_LENGTH,
   type TokenParts,
 } from './wire/token-grammar.js';
-export { DELIVERY_HEADER, EVENT_HEADER } from './wire/webhook-headers.js';
+export {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  isReservedWebhookHeader,
+} from './wire/webhook-headers.js';
+
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,
 // and tested, through FollowUp; their shape may change in any release.

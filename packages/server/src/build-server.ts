@@ -43,6 +43,7 @@ import { meRoutes } from './routes/me.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import { secretHeaderNames } from './secret-headers.js';
 import { watchDatabaseOutages } from './storage/database-reachability.js';
 import { SCHEMA_VERSION } from './storage/migrations/index.js';
@@ -190,7 +191,6 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(auditRoutes({ database, requireCapability }));
   app.register(meRoutes({ accounts, requireCapability }));
   app.register(eventRoutes({ database, requireCapability }));
-  app.register(deliveryRoutes({ database, clock, requireCapability }));
   const resources = { database, clock, newId, requireCapability };
   const onOutboxEvent = options.onOutboxEvent;
   // Other instances' workers hear of committed events through a notification, coalesced.
@@ -210,6 +210,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   };
   app.register(contactRoutes({ ...resources, ...announce }));
   app.register(dealRoutes({ ...resources, ...announce }));
+  app.register(webhookEndpointRoutes({ ...resources, ...announce }));
+  app.register(deliveryRoutes({ ...resources, ...announce }));
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));
   app.register(userRoutes(resources));

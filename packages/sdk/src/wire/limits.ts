@@ -89,3 +89,43 @@ export const INPUT_LIMITS = {
   /** A string (or a field name) inside a step's extra fields. */
   jsonString: 10_000,
 } as const;
+
+/**
+ * The bounds of a webhook endpoint's fields (`POST` and `PATCH /api/webhook-endpoints`): the
+ * server refuses anything outside them with 400 `validation_failed` naming the field.
+ *
+ * @example
+ * ```ts
+ * import { WEBHOOK_ENDPOINT_LIMITS } from '@followup/sdk';
+ *
+ * const rateLimit = Math.min(wanted, WEBHOOK_ENDPOINT_LIMITS.maxRateLimit);
+ * ```
+ */
+export const WEBHOOK_ENDPOINT_LIMITS = {
+  /** The longest endpoint URL, as given and as stored (normalised). */
+  url: 2_048,
+  /** The longest description. */
+  description: 500,
+  /** The longest subscriber key (1 to 64 of `a-z`, `0-9`, `_`, `-`). */
+  subscriber: 64,
+  /** The most static headers an endpoint sends with each delivery. */
+  headers: 10,
+  /** The longest static header name. */
+  headerName: 100,
+  /** The longest static header value. */
+  headerValue: 1_000,
+  /** The fewest deliveries per second a `rateLimit` may allow. */
+  minRateLimit: 1,
+  /** The most deliveries per second a `rateLimit` may allow. */
+  maxRateLimit: 1_000,
+  /** The shortest `timeoutSeconds`. */
+  minTimeoutSeconds: 1,
+  /** The longest `timeoutSeconds`. */
+  maxTimeoutSeconds: 30,
+  /** `timeoutSeconds` when not given. */
+  defaultTimeoutSeconds: 15,
+  /** The longest overlap of a secret rotation, in seconds (7 days). */
+  maxOverlapSeconds: 604_800,
+  /** The overlap of a secret rotation when not given, in seconds (24 hours). */
+  defaultOverlapSeconds: 86_400,
+} as const;

@@ -116,6 +116,11 @@ export const PROBLEM_CODES = Object.freeze({
    * the server's public URL (`--public-url`); send it to that URL.
    */
   misdirected_request: code(421, 'transport'),
+  /**
+   * The webhook endpoint URL is refused by the server's address policy: not `http` or `https`,
+   * no host, a user name or password in it, or longer than 2,048 characters once normalised.
+   */
+  invalid_endpoint_url: code(422, 'any'),
   /** Too many requests with this token; retry after Retry-After. */
   rate_limited: code(429, 'any'),
   /** The request headers are larger than the server accepts. */

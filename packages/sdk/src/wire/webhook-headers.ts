@@ -20,3 +20,40 @@ export const EVENT_HEADER = 'X-Service-Event';
  * ```
  */
 export const DELIVERY_HEADER = 'X-Service-Delivery';
+
+// The headers FollowUp itself sets on every delivery, lower-cased: an endpoint's static headers
+// may not replace them (the signature, the ids, the kind, the body's type), nor any of the
+// Standard Webhooks ones or those that frame the request itself.
+const reservedHeaderNames = new Set([
+  'x-service-signature',
+  'x-service-event',
+  'x-service-delivery',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+]);
+
+/**
+ * Whether an endpoint's static header may not have this name, whatever its case: the ones
+ * FollowUp sets on every delivery (`X-Service-Signature`, `X-Service-Event`,
+ * `X-Service-Delivery`, `Content-Type`), every `webhook-*` header of Standard Webhooks, and the
+ * ones that frame the request (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`…).
+ *
+ * @example
+ * ```ts
+ * isReservedWebhookHeader('Webhook-Signature'); // true
+ * isReservedWebhookHeader('X-Tenant'); // false
+ * ```
+ */
+export function isReservedWebhookHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return reservedHeaderNames.has(lower) || lower.startsWith('webhook-');
+}

@@ -127,17 +127,33 @@ export function createDeliveryStore(options: {
     },
 
     /**
-     * Makes a delivery due now, whatever its state, with the same id. A dead delivery gets one
-     * more attempt (its schedule is spent: if that fails, it is dead again).
+     * Makes a delivery due now, with the same id: whatever its state, or, with
+     * `exceptDelivered`, only one not delivered yet (a delivered one is `delivery_delivered`).
+     * A dead delivery gets one more attempt (its schedule is spent: if that fails, it is dead
+     * again).
      */
-    async retry(id: string, actor: AuditActor = { type: 'operator' }): Promise<DeliveryInfo> {
+    async retry(
+      id: string,
+      actor: AuditActor = { type: 'operator' },
+      options: { exceptDelivered?: boolean } = {},
+    ): Promise<DeliveryInfo> {
       return database.transaction(async (transaction) => {
-        const row = await makeDeliveryDue(transaction, { id, now: new Date(clock.now()) });
+        const row = await makeDeliveryDue(transaction, {
+          id,
+          now: new Date(clock.now()),
+          exceptDelivered: options.exceptDelivered === true,
+        });
         if (!row) {
-          throw new FollowUpServerError({
-            code: 'delivery_not_found',
-            message: `No delivery ${id}.`,
-          });
+          const existing = await findDeliveryRow(transaction, id);
+          throw existing
+            ? new FollowUpServerError({
+                code: 'delivery_delivered',
+                message: `The delivery ${id} was delivered already: force it to send it again.`,
+              })
+            : new FollowUpServerError({
+                code: 'delivery_not_found',
+                message: `No delivery ${id}.`,
+              });
         }
         await recordAuditEntry(
           transaction,
@@ -145,7 +161,7 @@ export function createDeliveryStore(options: {
             action: 'delivery.retried',
             actor,
             target: { type: 'delivery', id },
-            metadata: { endpointId: row.endpoint_id, previousState: row.state },
+            metadata: { endpointId: row.endpoint_id, previousState: row.previous_state },
           },
           { clock, newId },
         );

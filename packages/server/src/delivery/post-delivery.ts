@@ -4,6 +4,9 @@ import { isIP, type LookupFunction } from 'node:net';
 import { addressRefusal, guardedLookup } from './endpoint-address.js';
 
 /** What one delivery attempt came to. It never holds a secret or the body. */
+
+/** The `User-Agent` of every delivery attempt. */
+export const DELIVERY_USER_AGENT = 'FollowUp-Webhooks/1';
 export interface DeliveryAttemptResult {
   /** `delivered` for any 2xx answer; `failed` for anything else, to be retried. */
   readonly outcome: 'delivered' | 'failed';
@@ -130,7 +133,7 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
         ...options.headers,
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(options.body),
-        'user-agent': 'FollowUp-Webhooks/1',
+        'user-agent': DELIVERY_USER_AGENT,
       },
     });
     const timer = setTimeout(() => {

@@ -5,13 +5,17 @@ import { createIdGenerator, type IdGenerator } from '../ids.js';
 import type { Database, Queryable } from '../storage/database.js';
 import type { AuditActor } from '../stores/audit-store.js';
 import {
+  ALL_EVENTS,
   deleteEndpoint,
+  type EndpointFields,
   type EndpointRow,
+  type EndpointSettings,
   findEndpointRow,
   insertEndpoint,
   listEndpointRows,
   rotateEndpointSecret,
   setEndpointState,
+  updateEndpointFields,
 } from '../stores/webhook-endpoint-store.js';
 import { checkEndpointUrl } from './endpoint-address.js';
 import { parseEventList } from './event-list.js';
@@ -20,39 +24,45 @@ import {
   generateSigningSecret,
   MAX_ROTATION_OVERLAP_SECONDS,
 } from './signing-secrets.js';
+import { toInfo, type WebhookEndpointInfo } from './webhook-endpoint-info.js';
 
-/** @internal An endpoint as the operator sees it: never its secrets. */
-export interface WebhookEndpointInfo {
-  id: string;
-  url: string;
-  events: string[];
-  state: 'active' | 'disabled';
-  /**
-   * Why the server disabled it: `gone` (the subscriber answered 410) or `failing` (every attempt
-   * failed for the auto-disable period); `null` when active or disabled by a person.
-   */
-  disabledReason: 'gone' | 'failing' | null;
-  /** Since when every attempt has failed, or `null` after a success. */
-  failingSince: string | null;
-  /** Until when the previous secret still signs (a rotation's overlap), or `null`. */
-  previousSecretUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
+export type { WebhookEndpointInfo } from './webhook-endpoint-info.js';
+
+/** @internal An endpoint's settings as a caller gives them (the API's field names). */
+export interface EndpointSettingsInput {
+  description?: string | null | undefined;
+  subscriber?: string | null | undefined;
+  headers?: Record<string, string> | undefined;
+  rateLimit?: number | null | undefined;
+  timeoutSeconds?: number | undefined;
+  payload?: 'full' | 'thin' | undefined;
 }
 
-function toInfo(row: EndpointRow, now: number): WebhookEndpointInfo {
-  const until = row.previous_secret_until;
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    state: row.state,
-    disabledReason: row.disabled_reason,
-    failingSince: row.failing_since,
-    previousSecretUntil: until !== null && Date.parse(until) > now ? until : null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+/** @internal A change to an endpoint: its URL, kinds and settings, and its state. */
+export interface EndpointChange extends EndpointSettingsInput {
+  url?: string | undefined;
+  events?: readonly string[] | undefined;
+  state?: 'active' | 'disabled' | undefined;
+}
+
+/** The settings as stored: the fields given, under their column names. */
+function settingsOf(input: EndpointSettingsInput): Partial<EndpointSettings> {
+  const settings = {
+    description: input.description,
+    subscriber: input.subscriber,
+    headers: input.headers,
+    rate_limit: input.rateLimit,
+    timeout_seconds: input.timeoutSeconds,
+    payload: input.payload,
   };
+  return Object.fromEntries(
+    Object.entries(settings).filter(([, value]) => value !== undefined),
+  ) as Partial<EndpointSettings>;
+}
+
+/** The kinds an endpoint takes: `*` among them (or none given) is every kind, later ones too. */
+function eventsOf(events: readonly string[] | undefined): string[] {
+  return events?.includes(ALL_EVENTS) ? [ALL_EVENTS] : parseEventList(events?.join(','));
 }
 
 function notFound(id: string): FollowUpServerError {
@@ -122,20 +132,31 @@ export function createEndpointStore(options: {
      * returns its secret once.
      */
     async add(
-      input: {
-        url: string;
-        events?: readonly string[];
-      },
+      input: { url: string; events?: readonly string[] | undefined } & EndpointSettingsInput,
       actor: AuditActor = operator,
     ): Promise<WebhookEndpointInfo & { secret: string }> {
       const url = checkEndpointUrl(input.url).href;
-      const events = parseEventList(input.events?.join(','));
+      const events = eventsOf(input.events);
       const id = newId('we');
       const secret = generateSigningSecret();
       const now = new Date(clock.now());
+      const settings = settingsOf(input);
       const row = await database.transaction(async (transaction) => {
-        const inserted = await insertEndpoint(transaction, { id, url, events, secret, now });
-        await audit(transaction, 'created', id, actor, { url, events });
+        const inserted = await insertEndpoint(transaction, {
+          id,
+          url,
+          events,
+          secret,
+          now,
+          settings,
+        });
+        // The names of the settings given, never their values (a static header may be a key).
+        await audit(transaction, 'created', id, actor, {
+          url,
+          events,
+          ...(input.subscriber ? { subscriber: input.subscriber } : {}),
+          settings: Object.keys(settings),
+        });
         return inserted;
       });
       return { ...toInfo(row, clock.now()), secret };
@@ -151,6 +172,39 @@ export function createEndpointStore(options: {
     async get(id: string): Promise<WebhookEndpointInfo | undefined> {
       const row = await findEndpointRow(database, id);
       return row ? toInfo(row, clock.now()) : undefined;
+    },
+
+    /**
+     * Changes an endpoint's URL, kinds and settings (audited as `endpoint.updated` with the
+     * names of the fields, never their values) and its state (`endpoint.disabled` or
+     * `endpoint.enabled`, as {@link disable} and {@link enable}), in one transaction.
+     */
+    async update(
+      id: string,
+      change: EndpointChange,
+      actor: AuditActor = operator,
+    ): Promise<WebhookEndpointInfo> {
+      const fields: EndpointFields = settingsOf(change);
+      if (change.url !== undefined) fields.url = checkEndpointUrl(change.url).href;
+      if (change.events !== undefined) fields.events = eventsOf(change.events);
+      const now = new Date(clock.now());
+      return database.transaction(async (transaction) => {
+        let row: EndpointRow | undefined;
+        const names = Object.keys(fields);
+        if (names.length > 0) {
+          row = await updateEndpointFields(transaction, { id, fields, now });
+          if (!row) throw notFound(id);
+          await audit(transaction, 'updated', id, actor, { fields: names });
+        }
+        if (change.state !== undefined) {
+          row = await setEndpointState(transaction, { id, state: change.state, now });
+          if (!row) throw notFound(id);
+          await audit(transaction, change.state === 'active' ? 'enabled' : 'disabled', id, actor);
+        }
+        row ??= await findEndpointRow(transaction, id);
+        if (!row) throw notFound(id);
+        return toInfo(row, clock.now());
+      });
     },
 
     /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */
@@ -198,11 +252,16 @@ export function createEndpointStore(options: {
       return { ...info, secret };
     },
 
-    /** Deletes an endpoint with its deliveries and their attempts. */
-    async remove(id: string, actor: AuditActor = operator): Promise<void> {
-      await database.transaction(async (transaction) => {
-        if (!(await deleteEndpoint(transaction, id))) throw notFound(id);
-        await audit(transaction, 'removed', id, actor);
+    /**
+     * Deletes an endpoint with its deliveries and their attempts: its pending deliveries are
+     * cancelled (never sent). Answers how many were; audited with that count.
+     */
+    async remove(id: string, actor: AuditActor = operator): Promise<{ cancelled: number }> {
+      return database.transaction(async (transaction) => {
+        const removed = await deleteEndpoint(transaction, id);
+        if (!removed) throw notFound(id);
+        await audit(transaction, 'removed', id, actor, { cancelledDeliveries: removed.cancelled });
+        return removed;
       });
     },
   };

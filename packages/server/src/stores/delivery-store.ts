@@ -82,20 +82,27 @@ export async function listDeliveryAttemptRows(
 }
 
 /**
- * @internal Makes a delivery due at `now`, whatever its state; `undefined` when no delivery has
- * this id.
+ * @internal Makes a delivery due at `now`, whatever its state, or only when it is not delivered
+ * (`exceptDelivered`); answers it with the state it had before (`previous_state`), or
+ * `undefined` when no delivery has this id or it was left as it was.
  */
 export async function makeDeliveryDue(
   transaction: Queryable,
-  due: { id: string; now: Date },
-): Promise<DeliveryRow | undefined> {
+  due: { id: string; now: Date; exceptDelivered?: boolean },
+): Promise<(DeliveryRow & { previous_state: DeliveryRow['state'] }) | undefined> {
   const { id, now } = due;
-  const { rows } = await transaction.query<DeliveryRow>(
-    `WITH updated AS (
-             UPDATE deliveries SET state = 'pending', next_attempt_at = $2, lease_until = NULL
-              WHERE id = $1 RETURNING *)
-           SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
-    [id, now],
+  // UPDATE … RETURNING sees the new row only: the state before comes from a locked read of it.
+  const { rows } = await transaction.query<DeliveryRow & { previous_state: DeliveryRow['state'] }>(
+    `WITH before AS (SELECT id, state FROM deliveries WHERE id = $1 FOR UPDATE),
+          updated AS (
+             UPDATE deliveries AS u
+                SET state = 'pending', next_attempt_at = $2, lease_until = NULL
+               FROM before
+              WHERE u.id = before.id AND NOT ($3::boolean AND before.state = 'delivered')
+             RETURNING u.*, before.state AS previous_state)
+     SELECT ${columns}, d.previous_state
+       FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id`,
+    [id, now, due.exceptDelivered === true],
   );
   return rows[0];
 }

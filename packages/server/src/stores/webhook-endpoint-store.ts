@@ -26,8 +26,21 @@ export function endpointsTakingEvent(kind: string, createdAt: string): string {
                  ORDER BY endpoint.created_at, endpoint.id)`;
 }
 
+/**
+ * @internal The settings of an endpoint beside its URL and kinds (migration 28), as stored:
+ * what it is for, whose it is, and how deliveries go to it.
+ */
+export interface EndpointSettings {
+  description: string | null;
+  subscriber: string | null;
+  headers: Record<string, string>;
+  rate_limit: number | null;
+  timeout_seconds: number;
+  payload: 'full' | 'thin';
+}
+
 /** @internal An endpoint's row as the operator's statements read it: never its secrets. */
-export interface EndpointRow {
+export interface EndpointRow extends EndpointSettings {
   id: string;
   url: string;
   events: string[];
@@ -39,21 +52,86 @@ export interface EndpointRow {
   updated_at: string;
 }
 
-const infoColumns =
-  'id, url, events, state, disabled_reason, failing_since, previous_secret_until, created_at, updated_at';
+/** @internal The columns of {@link EndpointRow}, for the statements that read one. */
+export const infoColumns =
+  'id, url, events, state, disabled_reason, failing_since, previous_secret_until, created_at, ' +
+  'updated_at, description, subscriber, headers, rate_limit, timeout_seconds, payload';
 
 /** @internal Inserts an active endpoint; answers its row. */
 export async function insertEndpoint(
   queryable: Queryable,
-  endpoint: { id: string; url: string; events: string[]; secret: string; now: Date },
+  endpoint: {
+    id: string;
+    url: string;
+    events: string[];
+    secret: string;
+    now: Date;
+    settings?: Partial<EndpointSettings>;
+  },
 ): Promise<EndpointRow> {
   const { id, url, events, secret, now } = endpoint;
+  const settings = endpoint.settings ?? {};
   const { rows } = await queryable.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
-           VALUES ($1, $2, $3, 'active', $4, $5, $5) RETURNING ${infoColumns}`,
-    [id, url, events, secret, now],
+    `INSERT INTO webhook_endpoints
+           (id, url, events, state, secret, created_at, updated_at, description, subscriber,
+            headers, rate_limit, timeout_seconds, payload)
+           VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $7, coalesce($8::jsonb, '{}'), $9,
+                   coalesce($10::int, 15), coalesce($11::text, 'full'))
+        RETURNING ${infoColumns}`,
+    [
+      id,
+      url,
+      events,
+      secret,
+      now,
+      settings.description ?? null,
+      settings.subscriber ?? null,
+      settings.headers === undefined ? null : JSON.stringify(settings.headers),
+      settings.rate_limit ?? null,
+      settings.timeout_seconds ?? null,
+      settings.payload ?? null,
+    ],
   );
   return rows[0] as EndpointRow;
+}
+
+/** @internal What {@link updateEndpointFields} may change: these columns, by name. */
+export type EndpointFields = Partial<EndpointSettings & { url: string; events: string[] }>;
+
+// The columns a change may set, with the cast of their placeholder: a whitelist, so that a name
+// never reaches the statement from anywhere else.
+const changeableColumns: Readonly<Record<keyof EndpointFields, string>> = {
+  url: 'text',
+  events: 'text[]',
+  description: 'text',
+  subscriber: 'text',
+  headers: 'jsonb',
+  rate_limit: 'int',
+  timeout_seconds: 'int',
+  payload: 'text',
+};
+
+/**
+ * @internal Sets the given fields of an endpoint (the others as they are) and its `updated_at`;
+ * `undefined` when no endpoint has this id.
+ */
+export async function updateEndpointFields(
+  queryable: Queryable,
+  change: { id: string; fields: EndpointFields; now: Date },
+): Promise<EndpointRow | undefined> {
+  const values: unknown[] = [change.id, change.now];
+  const sets = ['updated_at = $2'];
+  for (const [column, cast] of Object.entries(changeableColumns)) {
+    const value = change.fields[column as keyof EndpointFields];
+    if (value === undefined) continue;
+    values.push(column === 'headers' ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${values.length}::${cast}`);
+  }
+  const { rows } = await queryable.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = $1 RETURNING ${infoColumns}`,
+    values,
+  );
+  return rows[0];
 }
 
 /** @internal Every endpoint, oldest first. */
@@ -111,12 +189,23 @@ export async function rotateEndpointSecret(
 }
 
 /**
- * @internal Deletes an endpoint with its deliveries and their attempts (`ON DELETE CASCADE`);
- * answers whether there was one.
+ * @internal Deletes an endpoint with its deliveries and their attempts (`ON DELETE CASCADE`):
+ * its pending deliveries are cancelled, never sent. Answers how many were pending, or
+ * `undefined` when no endpoint has this id.
  */
-export async function deleteEndpoint(queryable: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await queryable.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
-  return rowCount !== 0;
+export async function deleteEndpoint(
+  queryable: Queryable,
+  id: string,
+): Promise<{ cancelled: number } | undefined> {
+  // The statement's snapshot still sees the deliveries the cascade removes.
+  const { rows } = await queryable.query<{ cancelled: number }>(
+    `WITH gone AS (DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id)
+     SELECT (SELECT count(*) FROM deliveries
+              WHERE endpoint_id IN (SELECT id FROM gone) AND state = 'pending')::int AS cancelled
+       FROM gone`,
+    [id],
+  );
+  return rows[0];
 }
 
 /** @internal Whether an endpoint has this id. */

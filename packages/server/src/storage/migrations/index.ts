@@ -14,6 +14,7 @@ import { tombstoneRetention } from './0021-tombstone-retention.js';
 import { transactionChangeOrder } from './0025-transaction-change-order.js';
 import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
 import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.js';
+import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -58,6 +59,7 @@ export const migrations: readonly Migration[] = [
     sql: deliveryHotPaths,
     postgresSql: deliveryAutovacuum,
   },
+  { version: 28, name: 'webhook-endpoint-policy', sql: webhookEndpointPolicy },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
