@@ -15,6 +15,7 @@ interface Fixture {
   userId: string;
   /** A delivery id no delivery has: an allowed caller gets past the capability to the 404. */
   deliveryId: string;
+  endpointId: string;
 }
 
 // Every route of the API that needs a capability (the Routes table of docs/api-contract.md), with
@@ -181,6 +182,59 @@ const routes: {
     capability: 'webhooks.manage',
     success: 404,
   },
+  { method: 'GET', url: '/api/deliveries', capability: 'webhooks.manage', success: 200 },
+  {
+    method: 'GET',
+    url: (f) => `/api/deliveries/${f.deliveryId}`,
+    capability: 'webhooks.manage',
+    success: 404,
+  },
+  {
+    method: 'POST',
+    url: (f) => `/api/deliveries/${f.deliveryId}/retry`,
+    capability: 'webhooks.manage',
+    success: 404,
+  },
+  { method: 'GET', url: '/api/webhook-endpoints', capability: 'webhooks.manage', success: 200 },
+  {
+    method: 'POST',
+    url: '/api/webhook-endpoints',
+    body: () => ({ url: 'https://hooks.example.com/new' }),
+    capability: 'webhooks.manage',
+    success: 201,
+  },
+  {
+    method: 'GET',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}`,
+    capability: 'webhooks.manage',
+    success: 200,
+  },
+  {
+    method: 'PATCH',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}`,
+    body: () => ({ description: 'renamed' }),
+    capability: 'webhooks.manage',
+    success: 200,
+  },
+  {
+    method: 'DELETE',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}`,
+    capability: 'webhooks.manage',
+    success: 204,
+  },
+  {
+    method: 'POST',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}/rotate-secret`,
+    body: () => ({}),
+    capability: 'webhooks.manage',
+    success: 200,
+  },
+  {
+    method: 'POST',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}/test`,
+    capability: 'webhooks.manage',
+    success: 202,
+  },
 ];
 
 const server = useTestServer({
@@ -259,6 +313,7 @@ describe('capability matrix over HTTP', () => {
             role: 'AGENT',
           }),
           deliveryId: 'dlv_none',
+          endpointId: await create('/api/webhook-endpoints', { url: 'https://hooks.example.com/' }),
         };
         const url = typeof route.url === 'string' ? route.url : route.url(fixture);
         const response = await server().app.inject({
@@ -286,8 +341,8 @@ describe('capability matrix over HTTP', () => {
         Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
       )
       .filter((route) => / \/api\//.test(route))
-      // The webhooks authenticate with their own secrets, not with a capability.
-      .filter((route) => !route.includes('/webhook'))
+      // The inbound webhooks authenticate with their own secrets, not with a capability.
+      .filter((route) => !/ \/api\/(inbox\/webhook|ehr\/webhooks\/)/.test(route))
       // Any authenticated caller may ask who it is; me.test.ts asks it with every role.
       .filter((route) => route !== 'GET /api/me')
       // The event catalogue is public, like /openapi.json.
@@ -303,6 +358,7 @@ describe('capability matrix over HTTP', () => {
               campaignId: '{id}',
               userId: '{id}',
               deliveryId: '{id}',
+              endpointId: '{id}',
             });
       return `${route.method} ${url}`;
     });
