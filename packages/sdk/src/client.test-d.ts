@@ -3,11 +3,19 @@ import type {
   APIPromise,
   AuditEntry,
   Contact,
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointInput,
   CursorPage,
+  Delivery,
+  DeliveryDetail,
   FollowUp,
   InboxSendResult,
   KeysetPage,
   PagePromise,
+  QueuedTestDelivery,
+  RotatedWebhookSecret,
+  UpdateWebhookEndpointInput,
+  WebhookEndpoint,
   WebhookEvent,
   WithResponse,
 } from './index.js';
@@ -25,6 +33,45 @@ describe('the client surface', () => {
     expectTypeOf(client.contacts.delete('con_1')).toEqualTypeOf<APIPromise<void>>();
     expectTypeOf(client.inbox.send).returns.toEqualTypeOf<APIPromise<InboxSendResult>>();
     expectTypeOf(client.webhooks.unwrap).returns.toEqualTypeOf<Promise<WebhookEvent>>();
+  });
+
+  it('types the webhook endpoints and deliveries', () => {
+    expectTypeOf(client.webhookEndpoints.create({ url: 'https://x.example/' })).toEqualTypeOf<
+      APIPromise<CreatedWebhookEndpoint>
+    >();
+    expectTypeOf(client.webhookEndpoints.list()).toEqualTypeOf<
+      PagePromise<CursorPage<WebhookEndpoint>, WebhookEndpoint>
+    >();
+    expectTypeOf(client.webhookEndpoints.get('we_1')).toEqualTypeOf<APIPromise<WebhookEndpoint>>();
+    expectTypeOf(client.webhookEndpoints.update('we_1', { state: 'disabled' })).toEqualTypeOf<
+      APIPromise<WebhookEndpoint>
+    >();
+    expectTypeOf(client.webhookEndpoints.delete('we_1')).toEqualTypeOf<APIPromise<void>>();
+    expectTypeOf(client.webhookEndpoints.rotateSecret('we_1')).toEqualTypeOf<
+      APIPromise<RotatedWebhookSecret>
+    >();
+    expectTypeOf(client.webhookEndpoints.test('we_1')).toEqualTypeOf<
+      APIPromise<QueuedTestDelivery>
+    >();
+    expectTypeOf(client.deliveries.list({ state: 'dead' })).toEqualTypeOf<
+      PagePromise<CursorPage<Delivery>, Delivery>
+    >();
+    expectTypeOf(client.deliveries.get('dlv_1')).toEqualTypeOf<APIPromise<DeliveryDetail>>();
+    expectTypeOf(client.deliveries.retry('dlv_1', { force: true })).toEqualTypeOf<
+      APIPromise<Delivery>
+    >();
+    expectTypeOf<CreatedWebhookEndpoint['secret']>().toEqualTypeOf<string>();
+    expectTypeOf<WebhookEndpoint['rateLimit']>().toEqualTypeOf<number | null>();
+    expectTypeOf<CreateWebhookEndpointInput['payload']>().toEqualTypeOf<
+      'full' | 'thin' | undefined
+    >();
+    expectTypeOf<UpdateWebhookEndpointInput['state']>().toEqualTypeOf<
+      'active' | 'disabled' | undefined
+    >();
+    // @ts-expect-error: a rate limit is a number of deliveries per second.
+    client.webhookEndpoints.create({ url: 'https://x.example/', rateLimit: '10' });
+    // @ts-expect-error: the kinds come from the wire contract.
+    client.webhookEndpoints.create({ url: 'https://x.example/', events: ['contact.exploded'] });
   });
 
   it('awaits to the data and withResponse() to { data, response }', async () => {

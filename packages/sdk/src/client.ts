@@ -27,6 +27,7 @@ import { Deliveries } from './resources/deliveries.js';
 import { Events } from './resources/events.js';
 import { Inbox } from './resources/inbox.js';
 import { Messages } from './resources/messages.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { Webhooks } from './resources/webhooks.js';
 import {
   type Campaign,
@@ -93,8 +94,13 @@ export class FollowUp {
   readonly audit: Audit;
   /** The event feed: list (cursor pages of typed events) and types (the catalogue of kinds). */
   readonly events: Events;
-  /** Webhook deliveries: attempts (ADMIN). */
+  /** Webhook deliveries: list, get, retry, attempts (`webhooks.manage`, ADMIN). */
   readonly deliveries: Deliveries;
+  /**
+   * Webhook endpoints: create, list, get, update, delete, rotateSecret, test
+   * (`webhooks.manage`, ADMIN).
+   */
+  readonly webhookEndpoints: WebhookEndpoints;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;
   /** The webhooks FollowUp sends: unwrap (verify one) and handler (a ready endpoint). */
@@ -200,6 +206,7 @@ export class FollowUp {
     this.audit = new Audit(http);
     this.events = new Events(http);
     this.deliveries = new Deliveries(http);
+    this.webhookEndpoints = new WebhookEndpoints(http);
     this.inbox = new Inbox(http);
     this.webhooks = new Webhooks({ clock, logger: options.logger });
   }

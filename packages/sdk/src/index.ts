@@ -83,7 +83,7 @@ export {
   type ListSort,
 } from './resources/crud-resource.js';
 export { type DealListParams, Deals } from './resources/deals.js';
-export { Deliveries } from './resources/deliveries.js';
+export { Deliveries, type DeliveryListParams } from './resources/deliveries.js';
 export {
   DEFAULT_DELIVERY_STORE_ENTRIES,
   type DeliveryStore,
@@ -93,6 +93,10 @@ export {
 export { type EventListParams, Events } from './resources/events.js';
 export { Inbox, type InboxSendOptions } from './resources/inbox.js';
 export { Messages } from './resources/messages.js';
+export {
+  type WebhookEndpointListParams,
+  WebhookEndpoints,
+} from './resources/webhook-endpoints.js';
 export {
   DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
   DEFAULT_WEBHOOK_MAX_BODY_BYTES,

@@ -18,6 +18,9 @@ import { bundleSize } from '../../../scripts/testing/bundle-size.mjs';
 // 128 KB. Together with the wire contract and the handler's later fixes the SDK's own code
 // reached 18.1 KB (18,518 bytes; bundled from source, 17.6 KB before the transport's move and
 // 18.3 KB after it); with the usual tenth for growth the budget is now 20 KB.
+// Reviewed: the webhook API (client.webhookEndpoints and client.deliveries' list, get and retry,
+// their schemas and bounds, the static headers' checks) took it to 20.3 KB (20,832 bytes); with
+// the usual tenth for growth the budget is now 23 KB.
 const KB = 1024;
 const packageDir = new URL('..', import.meta.url).pathname;
 
@@ -31,13 +34,13 @@ describe('size budget of the built client', () => {
     expect(size.gzipped).toBeLessThan(128 * KB);
   });
 
-  it("the SDK's own code stays under 20 KB gzipped", async () => {
+  it("the SDK's own code stays under 23 KB gzipped", async () => {
     const size = await bundleSize({
       source: "export * from './dist/index.js';",
       resolveDir: packageDir,
       platform: 'browser',
       external: ['zod', 'ky', '@followup/webhooks', '@followup/webhooks/web'],
     });
-    expect(size.gzipped).toBeLessThan(20 * KB);
+    expect(size.gzipped).toBeLessThan(23 * KB);
   });
 });

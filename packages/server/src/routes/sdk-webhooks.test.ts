@@ -1,0 +1,108 @@
+import {
+  APIError,
+  FollowUp,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '@followup/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDriver } from '../../test/support/database.js';
+import { startTestServer, type TestServer } from '../testing.js';
+
+// The SDK's webhook endpoints and deliveries against the real routes, end to end.
+// startTestServer runs on in-memory PGlite: once.
+describe.skipIf(testDriver !== 'pglite')('the SDK on webhook endpoints and deliveries', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('creates, reads, pages, changes, rotates and deletes endpoints', async () => {
+    const { client } = server;
+    const created = await client.webhookEndpoints.create({
+      url: 'https://hooks.example.invalid/a',
+      events: ['contact.created'],
+      subscriber: 'acme',
+      headers: { 'X-Tenant': 'north' },
+      rateLimit: 10,
+    });
+    expect(created.secret).toMatch(/^whsec_/);
+    const read = await client.webhookEndpoints.get(created.id);
+    expect(read).not.toHaveProperty('secret');
+    expect(read).toMatchObject({ subscriber: 'acme', headers: { 'X-Tenant': 'north' } });
+
+    const more = [];
+    for (const n of [1, 2, 3]) {
+      more.push(
+        await client.webhookEndpoints.create({
+          url: `https://hooks.example.invalid/${n}`,
+          subscriber: 'acme',
+        }),
+      );
+    }
+    const walked: string[] = [];
+    for await (const endpoint of client.webhookEndpoints.list({ subscriber: 'acme', limit: 2 })) {
+      walked.push(endpoint.id);
+    }
+    expect(walked).toEqual([created, ...more].map((endpoint) => endpoint.id));
+
+    const disabled = await client.webhookEndpoints.update(created.id, { state: 'disabled' });
+    expect(disabled.state).toBe('disabled');
+    const { secret } = await client.webhookEndpoints.rotateSecret(created.id);
+    expect(secret).not.toBe(created.secret);
+    await client.webhookEndpoints.delete(created.id);
+    await expect(client.webhookEndpoints.get(created.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses a bad field as ValidationError and a refused URL as a 422 invalid_endpoint_url', async () => {
+    const { client } = server;
+    const invalid = await client.webhookEndpoints
+      .create({ url: 'https://hooks.example.invalid/', timeoutSeconds: 99 })
+      .catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect((invalid as ValidationError).body?.errors?.[0]?.path).toBe('timeoutSeconds');
+    const refused = await client.webhookEndpoints
+      .create({ url: 'ftp://hooks.example.invalid/' })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(APIError);
+    expect(refused).toMatchObject({ status: 422, code: 'invalid_endpoint_url' });
+  });
+
+  it('sends a test event, shows the delivery as it arrived, and retries it', async () => {
+    const { client } = server;
+    const endpoint = await server.addEndpoint();
+    const { deliveryId } = await client.webhookEndpoints.test(endpoint.id);
+    const arrived = await endpoint.nextDelivery();
+    expect(arrived.id).toBe(deliveryId);
+
+    // Whether the worker recorded the attempt yet or not, the body is the bytes that arrived.
+    const delivery = await client.deliveries.get(deliveryId);
+    expect(delivery).toMatchObject({ id: deliveryId, event: 'webhook.test' });
+    expect(delivery.body).toBe(arrived.body);
+    expect(delivery.headers['X-Service-Signature']).toBe('[redacted]');
+    expect(delivery.headers['X-Service-Delivery']).toBe(deliveryId);
+
+    const page = await client.deliveries.list({ endpoint: endpoint.id, kind: 'webhook.test' });
+    expect(page.items.map((item) => item.id)).toEqual([deliveryId]);
+    const none = await client.deliveries.list({ endpoint: endpoint.id, kind: 'contact.created' });
+    expect(none.items).toEqual([]);
+
+    const again = await client.deliveries.retry(deliveryId, { force: true });
+    expect(again).toMatchObject({ id: deliveryId, state: 'pending' });
+    expect((await endpoint.nextDelivery()).body).toBe(arrived.body);
+    await expect(client.deliveries.retry('dlv_none')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('is PermissionDeniedError for a role without webhooks.manage', async () => {
+    const manager = new FollowUp({
+      token: await server.issueToken('MANAGER'),
+      baseUrl: server.baseUrl,
+      allowInsecureHttp: true,
+    });
+    await expect(manager.webhookEndpoints.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(manager.deliveries.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+  });
+});
