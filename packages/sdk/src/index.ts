@@ -94,10 +94,6 @@ export { type EventListParams, Events } from './resources/events.js';
 export { Inbox, type InboxSendOptions } from './resources/inbox.js';
 export { Messages } from './resources/messages.js';
 export {
-  type WebhookEndpointListParams,
-  WebhookEndpoints,
-} from './resources/webhook-endpoints.js';
-export {
   DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
   DEFAULT_WEBHOOK_MAX_BODY_BYTES,
   type NodeRequestLike,
@@ -171,17 +167,6 @@ export {
   updateDealInputSchema,
 } from './schemas/deal.js';
 export {
-  DELIVERY_STATES,
-  type Delivery,
-  type DeliveryDetail,
-  type DeliveryList,
-  deliveryDetailSchema,
-  deliveryListSchema,
-  deliverySchema,
-  type RetryDeliveryInput,
-  retryDeliveryInputSchema,
-} from './schemas/delivery.js';
-export {
   type DeliveryAttempt,
   type DeliveryAttemptList,
   deliveryAttemptListSchema,
@@ -241,30 +226,6 @@ export {
   userSchema,
 } from './schemas/user.js';
 export {
-  type CreatedWebhookEndpoint,
-  createdWebhookEndpointSchema,
-  type QueuedTestDelivery,
-  queuedTestDeliverySchema,
-  type RotatedWebhookSecret,
-  rotatedWebhookSecretSchema,
-  type WebhookEndpoint,
-  type WebhookEndpointList,
-  webhookEndpointListSchema,
-  webhookEndpointSchema,
-} from './schemas/webhook-endpoint.js';
-export {
-  type CreateWebhookEndpointInput,
-  createWebhookEndpointInputSchema,
-  type RotateWebhookSecretInput,
-  rotateWebhookSecretInputSchema,
-  subscriberKeySchema,
-  type UpdateWebhookEndpointInput,
-  updateWebhookEndpointInputSchema,
-  webhookHeaderNameRefusal,
-  webhookHeadersSchema,
-  webhookHeaderValueRefusal,
-} from './schemas/webhook-endpoint-input.js';
-export {
   type ContactCreatedEvent,
   type ContactDeletedEvent,
   type ContactErasedEvent,
@@ -298,6 +259,8 @@ export {
   messageReceivedEventSchema,
   webhookEventSchemas,
 } from './schemas/webhook-event-schemas.js';
+// The webhook API's resource, schemas and header checks, listed by name in webhook-api.ts.
+export * from './webhook-api.js';
 // The wire contract: every list the wire carries, written once; the server, its OpenAPI document,
 // its log redaction and the tests import these (see src/wire/README.md).
 export { CAPABILITIES, type Capability, ROLE_CAPABILITIES } from './wire/capabilities.js';
@@ -334,11 +297,7 @@ export {
   TOKEN_SECRET_LENGTH,
   type TokenParts,
 } from './wire/token-grammar.js';
-export {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  isReservedWebhookHeader,
-} from './wire/webhook-headers.js';
+export { DELIVERY_HEADER, EVENT_HEADER } from './wire/webhook-headers.js';
 
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,

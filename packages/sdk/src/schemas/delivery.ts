@@ -124,6 +124,7 @@ export type DeliveryList = z.infer<typeof deliveryListSchema>;
  * ```
  */
 export const retryDeliveryInputSchema = z.strictObject({
+  /** Send it again even when it was delivered (without it, that is 409 `conflict`). */
   force: z
     .boolean()
     .optional()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_KINDS } from '../wire/event-kinds.js';
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '../wire/event-kinds.js';
 import { WEBHOOK_ENDPOINT_LIMITS as LIMITS } from '../wire/limits.js';
 import { isReservedWebhookHeader } from '../wire/webhook-headers.js';
 import { boundedText } from './input-limits.js';
@@ -97,19 +97,35 @@ export const subscriberKeySchema = z
   .regex(subscriberPattern, 'must be 1 to 64 of a-z, 0-9, _ and -')
   .describe('The subscriber (a customer, a partner, a team) the endpoint belongs to');
 
+// Typed as plain unions (not zod's enum objects) so that the generated reference shows them so.
+const eventKindOrAll: z.ZodType<'*' | WebhookEventKind, '*' | WebhookEventKind> = z.enum([
+  '*',
+  ...WEBHOOK_EVENT_KINDS,
+]);
+const payloadKind: z.ZodType<'full' | 'thin', 'full' | 'thin'> = z.enum(['full', 'thin']);
+const settableState: z.ZodType<'active' | 'disabled', 'active' | 'disabled'> = z.enum([
+  'active',
+  'disabled',
+]);
+
 /** `*` (every kind, later ones included) or the kinds an endpoint takes. */
 const eventsSchema = z
-  .array(z.enum(['*', ...WEBHOOK_EVENT_KINDS]))
+  .array(eventKindOrAll)
   .min(1)
   .max(WEBHOOK_EVENT_KINDS.length + 1)
   .describe('The event kinds it takes, or ["*"] (the default): every kind, later ones included');
 
 /** The fields a create and an update share. */
 const endpointFields = {
+  /** The event kinds it takes, or `['*']` (the default): every kind, later ones included. */
   events: eventsSchema.optional(),
+  /** What it is for (at most 500 characters), or `null`. */
   description: boundedText({ max: LIMITS.description }).nullable().optional(),
+  /** The subscriber it belongs to (1 to 64 of `a-z0-9_-`), or `null`. */
   subscriber: subscriberKeySchema.nullable().optional(),
+  /** Up to 10 static headers to send with each delivery (stored; not sent yet). */
   headers: webhookHeadersSchema.optional(),
+  /** At most this many deliveries per second, 1 to 1,000, or `null` (stored; not applied yet). */
   rateLimit: z
     .number()
     .int()
@@ -118,6 +134,7 @@ const endpointFields = {
     .nullable()
     .optional()
     .describe('At most this many deliveries per second (1 to 1,000), or null for no limit'),
+  /** How long one attempt may take, 1 to 30 seconds, default 15 (stored; not applied yet). */
   timeoutSeconds: z
     .number()
     .int()
@@ -125,10 +142,8 @@ const endpointFields = {
     .max(LIMITS.maxTimeoutSeconds)
     .optional()
     .describe('How long one attempt may take, 1 to 30 seconds (default 15)'),
-  payload: z
-    .enum(['full', 'thin'])
-    .optional()
-    .describe('full (default): the event in the body; thin: ids only'),
+  /** `full` (the default) or `thin` bodies (stored; every body is full for now). */
+  payload: payloadKind.optional().describe('full (default): the event in the body; thin: ids only'),
 };
 
 /**
@@ -141,6 +156,7 @@ const endpointFields = {
  * ```
  */
 export const createWebhookEndpointInputSchema = z.strictObject({
+  /** Where deliveries go: `http` or `https`, a host, no user name or password, 2,048 at most. */
   url: boundedText({ min: 1, max: LIMITS.url }).describe(
     'http or https, with a host and no user name or password',
   ),
@@ -170,10 +186,11 @@ export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointInp
  * ```
  */
 export const updateWebhookEndpointInputSchema = z.strictObject({
+  /** A new URL, checked as at creation. */
   url: boundedText({ min: 1, max: LIMITS.url }).optional(),
   ...endpointFields,
-  state: z
-    .enum(['active', 'disabled'])
+  /** `disabled` stops deliveries (they wait); `active` delivers again. */
+  state: settableState
     .optional()
     .describe('disabled stops deliveries (they wait); active delivers again'),
 });
@@ -198,6 +215,7 @@ export type UpdateWebhookEndpointInput = z.input<typeof updateWebhookEndpointInp
  * ```
  */
 export const rotateWebhookSecretInputSchema = z.strictObject({
+  /** Seconds the previous secret keeps signing beside the new one: 0 to 604,800, default 86,400. */
   overlapSeconds: z
     .number()
     .int()

@@ -1,3 +1,5 @@
+import { SIGNATURE_HEADER } from '@followup/webhooks/web';
+
 /**
  * The header of an outbound webhook that names its event kind, e.g. `contact.created`. Not
  * covered by the signature: `client.webhooks.unwrap` refuses a request where it disagrees with
@@ -25,9 +27,9 @@ export const DELIVERY_HEADER = 'X-Service-Delivery';
 // may not replace them (the signature, the ids, the kind, the body's type), nor any of the
 // Standard Webhooks ones or those that frame the request itself.
 const reservedHeaderNames = new Set([
-  'x-service-signature',
-  'x-service-event',
-  'x-service-delivery',
+  SIGNATURE_HEADER.toLowerCase(),
+  EVENT_HEADER.toLowerCase(),
+  DELIVERY_HEADER.toLowerCase(),
   'content-type',
   'content-length',
   'content-encoding',

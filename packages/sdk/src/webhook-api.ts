@@ -1,0 +1,43 @@
+// The public names of the webhook API (client.webhookEndpoints, client.deliveries' list, get and
+// retry): its resource, schemas and header checks, each listed by name. src/index.ts re-exports
+// this module whole, which keeps it under the 300 lines of CONTRIBUTING.md.
+export {
+  type WebhookEndpointListParams,
+  WebhookEndpoints,
+} from './resources/webhook-endpoints.js';
+export {
+  DELIVERY_STATES,
+  type Delivery,
+  type DeliveryDetail,
+  type DeliveryList,
+  deliveryDetailSchema,
+  deliveryListSchema,
+  deliverySchema,
+  type RetryDeliveryInput,
+  retryDeliveryInputSchema,
+} from './schemas/delivery.js';
+export {
+  type CreatedWebhookEndpoint,
+  createdWebhookEndpointSchema,
+  type QueuedTestDelivery,
+  queuedTestDeliverySchema,
+  type RotatedWebhookSecret,
+  rotatedWebhookSecretSchema,
+  type WebhookEndpoint,
+  type WebhookEndpointList,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+} from './schemas/webhook-endpoint.js';
+export {
+  type CreateWebhookEndpointInput,
+  createWebhookEndpointInputSchema,
+  type RotateWebhookSecretInput,
+  rotateWebhookSecretInputSchema,
+  subscriberKeySchema,
+  type UpdateWebhookEndpointInput,
+  updateWebhookEndpointInputSchema,
+  webhookHeaderNameRefusal,
+  webhookHeadersSchema,
+  webhookHeaderValueRefusal,
+} from './schemas/webhook-endpoint-input.js';
+export { isReservedWebhookHeader } from './wire/webhook-headers.js';
