@@ -11,8 +11,12 @@ const root = new URL('../..', import.meta.url).pathname;
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
 const TEST = /\.test(-d)?\.[cm]?[jt]sx?$/;
-/** The entry points of the packages (their `exports`), which list names from other modules. */
-const ENTRY_POINT = /^packages\/[^/]+\/src\/(index|testing|web)\.ts$/;
+/**
+ * The entry points of the packages (their `exports`), which list names from other modules, and the
+ * parts of an entry point in `src/entry/` (a long list of public names split by subject), each of
+ * which its package's `index.ts` re-exports whole (checked below).
+ */
+const ENTRY_POINT = /^packages\/[^/]+\/src\/((index|testing|web)\.ts|entry\/[^/]+\.ts)$/;
 
 /** Whether `path` (from the repository's root) is a package's non-test source file. */
 function isPackageSource(path) {
@@ -66,6 +70,16 @@ describe('re-exports', () => {
         "// export { a } from './a.js';\n/** export { b } */\nexport function f() {}\nexport interface I {}",
       ),
     ).toEqual([]);
+  });
+
+  it('come from src/entry/ only through the package’s index.ts, which re-exports each whole', () => {
+    const parts = files.filter((path) => /^packages\/[^/]+\/src\/entry\//.test(path));
+    expect(parts).toContain('packages/sdk/src/entry/wire-contract.ts');
+    for (const part of parts) {
+      const [, pkg, name] = /^packages\/([^/]+)\/src\/entry\/([^/]+)\.ts$/.exec(part) ?? [];
+      const index = readOrNull(`packages/${pkg}/src/index.ts`) ?? '';
+      expect(reExports(index), part).toContain(`export * from './entry/${name}.js';`);
+    }
   });
 
   it('are only in the packages’ entry points', () => {

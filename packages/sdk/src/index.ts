@@ -44,6 +44,11 @@ export type {
 } from './client-options.js';
 export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type FollowUpSummary } from './client-options.js';
 export { CursorPage, type CursorPageParams } from './cursor-page.js';
+// The rest of the public names, listed by name in src/entry/ (one file per part; index.ts
+// re-exports each whole): the webhook API, and the wire contract, every list the wire carries,
+// written once (the server, its OpenAPI document, its log redaction and the tests import these).
+export * from './entry/webhook-api.js';
+export * from './entry/wire-contract.js';
 export {
   ConfigurationError,
   FollowUpError,
@@ -259,45 +264,6 @@ export {
   messageReceivedEventSchema,
   webhookEventSchemas,
 } from './schemas/webhook-event-schemas.js';
-// The webhook API's resource, schemas and header checks, listed by name in webhook-api.ts.
-export * from './webhook-api.js';
-// The wire contract: every list the wire carries, written once; the server, its OpenAPI document,
-// its log redaction and the tests import these (see src/wire/README.md).
-export { CAPABILITIES, type Capability, ROLE_CAPABILITIES } from './wire/capabilities.js';
-export { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from './wire/event-kinds.js';
-export {
-  BODY_LIMIT_BYTES,
-  CONTACT_BATCH_MAX,
-  INPUT_LIMITS,
-  LIST_LIMITS,
-  WEBHOOK_ENDPOINT_LIMITS,
-} from './wire/limits.js';
-export { LIST_SORT_VALUES } from './wire/list-sorts.js';
-export {
-  isProblemCode,
-  PROBLEM_CODES,
-  PROBLEM_TYPE_PREFIX,
-  type ProblemCode,
-  type ProblemCodeDefinition,
-  type ProblemScope,
-  problemCodesOf,
-  problemType,
-} from './wire/problem-codes.js';
-export { ROLE_VALUES, type Role } from './wire/roles.js';
-export {
-  CSRF_TOKEN_HEADER,
-  INBOX_SECRET_HEADER,
-  SECRET_HEADERS,
-} from './wire/secret-headers.js';
-export {
-  splitToken,
-  TOKEN_PATTERN,
-  TOKEN_PREFIX,
-  TOKEN_SECRET_BYTES,
-  TOKEN_SECRET_LENGTH,
-  type TokenParts,
-} from './wire/token-grammar.js';
-export { DELIVERY_HEADER, EVENT_HEADER } from './wire/webhook-headers.js';
 
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,

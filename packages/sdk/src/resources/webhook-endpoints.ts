@@ -1,10 +1,10 @@
 import { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client-options.js';
 import type { CursorPage } from '../cursor-page.js';
 import type { HttpClient } from '../internal/http-client.js';
 import { cursorLoader } from '../internal/list-loaders.js';
 import { checkCursor, checkLimit, checkText } from '../internal/list-params.js';
 import { PagePromise } from '../page-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type CreatedWebhookEndpoint,
   createdWebhookEndpointSchema,

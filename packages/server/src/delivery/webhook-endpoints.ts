@@ -26,8 +26,6 @@ import {
 } from './signing-secrets.js';
 import { toInfo, type WebhookEndpointInfo } from './webhook-endpoint-info.js';
 
-export type { WebhookEndpointInfo } from './webhook-endpoint-info.js';
-
 /** @internal An endpoint's settings as a caller gives them (the API's field names). */
 export interface EndpointSettingsInput {
   description?: string | null | undefined;

@@ -1,10 +1,10 @@
 import type { WebhookEndpoint } from '@followup/sdk';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuditActor } from '../audit/audit-log.js';
-import type { WebhookEndpointInfo } from '../delivery/webhook-endpoints.js';
+import type { WebhookEndpointInfo } from '../delivery/webhook-endpoint-info.js';
 import { FollowUpServerError } from '../errors.js';
 import { ProblemError } from '../problem-error.js';
+import type { AuditActor } from '../stores/audit-store.js';
 import { parseIsoTimestamp } from './keyset-list.js';
 import {
   cursorTimestamp,

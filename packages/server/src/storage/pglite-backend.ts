@@ -75,8 +75,7 @@ export class PGliteDatabase implements Database {
   }
 
   queuedQueries(): number {
-    // #queued counts the one running too.
-    return Math.max(0, this.#queued - 1);
+    return Math.max(0, this.#queued - 1); // #queued counts the one running too
   }
 
   /** The data directory as an uncompressed tarball, once every earlier query is done. */

@@ -1,4 +1,4 @@
-import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoints.js';
+import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
 import { when } from './page-helpers.js';
 
 /** @internal How an endpoint's state reads in the web application: words first, colour second. */

@@ -1,5 +1,5 @@
 import { deliverableEvents } from '../../delivery/event-list.js';
-import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoints.js';
+import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
 import { defineTemplate } from '../templates.js';
 import type { EndpointStatus, endpointStatus } from './endpoint-status.js';
 import { listTable, type Paging, pagingPartial } from './list-page.js';

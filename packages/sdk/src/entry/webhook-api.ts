@@ -1,10 +1,11 @@
-// The public names of the webhook API (client.webhookEndpoints, client.deliveries' list, get and
-// retry): its resource, schemas and header checks, each listed by name. src/index.ts re-exports
-// this module whole, which keeps it under the 300 lines of CONTRIBUTING.md.
+// Part of the SDK's entry point (src/index.ts re-exports this module whole, which keeps each list
+// of names under the 300 lines of CONTRIBUTING.md): the public names of the webhook API
+// (client.webhookEndpoints, client.deliveries' list, get and retry), its resource, schemas and
+// header checks, each listed by name.
 export {
   type WebhookEndpointListParams,
   WebhookEndpoints,
-} from './resources/webhook-endpoints.js';
+} from '../resources/webhook-endpoints.js';
 export {
   DELIVERY_STATES,
   type Delivery,
@@ -15,7 +16,7 @@ export {
   deliverySchema,
   type RetryDeliveryInput,
   retryDeliveryInputSchema,
-} from './schemas/delivery.js';
+} from '../schemas/delivery.js';
 export {
   type CreatedWebhookEndpoint,
   createdWebhookEndpointSchema,
@@ -27,7 +28,7 @@ export {
   type WebhookEndpointList,
   webhookEndpointListSchema,
   webhookEndpointSchema,
-} from './schemas/webhook-endpoint.js';
+} from '../schemas/webhook-endpoint.js';
 export {
   type CreateWebhookEndpointInput,
   createWebhookEndpointInputSchema,
@@ -39,5 +40,5 @@ export {
   webhookHeaderNameRefusal,
   webhookHeadersSchema,
   webhookHeaderValueRefusal,
-} from './schemas/webhook-endpoint-input.js';
-export { isReservedWebhookHeader } from './wire/webhook-headers.js';
+} from '../schemas/webhook-endpoint-input.js';
+export { isReservedWebhookHeader } from '../wire/webhook-headers.js';
