@@ -67,7 +67,7 @@ export {
   DEFAULT_AUTH_FAILURE_LIMIT,
 } from './plugins/address-limits.js';
 export type { Principal, RequireCapability } from './plugins/authentication.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.js';
+export { IDEMPOTENCY_KEY_HEADER } from './plugins/idempotency.js';
 export type { LoggingOptions, TextSink } from './plugins/logging.js';
 export type { ProblemDetails } from './plugins/problem.js';
 export {
@@ -124,6 +124,7 @@ export type {
   AuditTarget,
   NewAuditEntry,
 } from './stores/audit-store.js';
+export { IDEMPOTENCY_WINDOW_MS } from './stores/idempotency-store.js';
 export {
   type AccountStore,
   type AccountStoreOptions,

@@ -6,6 +6,7 @@ import type { Database } from '../storage/database.js';
 import {
   deleteStaleIdempotencyKey,
   findIdempotencyKey,
+  IDEMPOTENCY_WINDOW_MS,
   type IdempotencyReservation,
   purgeIdempotencyKeys,
   recordIdempotentResponse,
@@ -28,9 +29,6 @@ declare module 'fastify' {
 
 /** The request header that makes a `POST` safe to retry. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-
-/** How long a key is remembered: 24 hours. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How long a reservation outlives the last sign of life of its request. The request's server

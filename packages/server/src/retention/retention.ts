@@ -1,8 +1,7 @@
 import type { Clock } from '../clock.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../plugins/idempotency.js';
 import type { Database } from '../storage/database.js';
 import { pruneFinishedDeliveries } from '../stores/delivery-store.js';
-import { pruneIdempotencyKeys } from '../stores/idempotency-store.js';
+import { IDEMPOTENCY_WINDOW_MS, pruneIdempotencyKeys } from '../stores/idempotency-store.js';
 import { pruneDispatchedEvents } from '../stores/outbox-store.js';
 import { pruneDeliveryDigests, pruneReceipts } from '../stores/receipt-store.js';
 import { pruneContactTombstones } from '../stores/retention-store.js';

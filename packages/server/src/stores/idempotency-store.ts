@@ -1,5 +1,8 @@
 import type { Queryable } from '../storage/database.js';
 
+/** How long an idempotency key is remembered: 24 hours (then a retry is a new request). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 /** @internal A key reserved by a running request. */
 export interface IdempotencyReservation {
   accountId: string;
