@@ -31,8 +31,8 @@ describe('retention', () => {
       [`evt_${suffix}`, at, `evt_pending_${suffix}`],
     );
     await db.query(
-      `INSERT INTO deliveries (id, event_id, endpoint_id, state, created_at)
-       VALUES ($1, $2, 'we_1', 'delivered', $3), ($4, $5, 'we_1', 'pending', $3)`,
+      `INSERT INTO deliveries (id, event_id, endpoint_id, state, created_at, next_attempt_at)
+       VALUES ($1, $2, 'we_1', 'delivered', $3, NULL), ($4, $5, 'we_1', 'pending', $3, $3)`,
       [`dlv_${suffix}`, `evt_${suffix}`, at, `dlv_pending_${suffix}`, `evt_pending_${suffix}`],
     );
     await db.query(
