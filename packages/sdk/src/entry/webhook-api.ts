@@ -38,7 +38,7 @@ export {
   type UpdateWebhookEndpointInput,
   updateWebhookEndpointInputSchema,
   webhookHeaderNameRefusal,
-  webhookHeadersSchema,
+  webhookHeadersInputSchema,
   webhookHeaderValueRefusal,
 } from '../schemas/webhook-endpoint-input.js';
 export { isReservedWebhookHeader } from '../wire/webhook-headers.js';

@@ -56,10 +56,10 @@ export function webhookHeaderValueRefusal(value: string): string | undefined {
  *
  * @example
  * ```ts
- * webhookHeadersSchema.parse({ 'X-Tenant': 'north' });
+ * webhookHeadersInputSchema.parse({ 'X-Tenant': 'north' });
  * ```
  */
-export const webhookHeadersSchema = z
+export const webhookHeadersInputSchema = z
   .record(z.string(), z.string())
   .superRefine((headers, context) => {
     const names = Object.keys(headers);
@@ -124,7 +124,7 @@ const endpointFields = {
   /** The subscriber it belongs to (1 to 64 of `a-z0-9_-`), or `null`. */
   subscriber: subscriberKeySchema.nullable().optional(),
   /** Up to 10 static headers to send with each delivery (stored; not sent yet). */
-  headers: webhookHeadersSchema.optional(),
+  headers: webhookHeadersInputSchema.optional(),
   /** At most this many deliveries per second, 1 to 1,000, or `null` (stored; not applied yet). */
   rateLimit: z
     .number()
