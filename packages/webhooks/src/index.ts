@@ -19,6 +19,7 @@ export {
   verifyVendorSignature,
 } from './node-crypto.js';
 export { signStandardWebhook } from './node-standard-webhook-signing.js';
+export { signVendorPayload } from './node-vendor-signing.js';
 export type { WebhookPayload } from './payload.js';
 export type { HeaderGetter, HeadersLike } from './read-header.js';
 export type { WebhookSecret } from './secrets.js';
@@ -55,6 +56,7 @@ export {
   type VendorProfile,
   vendorProfiles,
 } from './vendor-profiles.js';
+export type { VendorSignOptions } from './vendor-signing.js';
 
 // Deliberately not exported: the reader and writer of the signature header and the verification
 // planner (the @internal helpers of signature-header.ts and signature-scheme.ts, and

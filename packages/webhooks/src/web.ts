@@ -47,6 +47,7 @@ export {
   type VendorProfile,
   vendorProfiles,
 } from './vendor-profiles.js';
+export type { VendorSignOptions } from './vendor-signing.js';
 export {
   safeVerifySignature,
   signPayload,
@@ -55,6 +56,7 @@ export {
   verifyVendorSignature,
 } from './web-crypto.js';
 export { signStandardWebhook } from './web-standard-webhook-signing.js';
+export { signVendorPayload } from './web-vendor-signing.js';
 
 // Deliberately not exported: the reader and writer of the signature header and the verification
 // planner (the @internal helpers of signature-header.ts and signature-scheme.ts, and

@@ -20,6 +20,7 @@ export interface Entry {
   verifyStandardWebhook(
     ...args: Parameters<Node['verifyStandardWebhook']>
   ): Promise<ReturnType<Node['verifyStandardWebhook']>>;
+  signVendorPayload(...args: Parameters<Node['signVendorPayload']>): Promise<string>;
 }
 
 // The synchronous entry is wrapped so that a throw becomes a rejection, as in the web entry.
@@ -31,6 +32,7 @@ export const entries: readonly Entry[] = [
     safeVerifySignature: async (...args) => node.safeVerifySignature(...args),
     verifyVendorSignature: async (...args) => node.verifyVendorSignature(...args),
     verifyStandardWebhook: async (...args) => node.verifyStandardWebhook(...args),
+    signVendorPayload: async (...args) => node.signVendorPayload(...args),
   },
   {
     name: 'web',
@@ -39,6 +41,7 @@ export const entries: readonly Entry[] = [
     safeVerifySignature: web.safeVerifySignature,
     verifyVendorSignature: web.verifyVendorSignature,
     verifyStandardWebhook: web.verifyStandardWebhook,
+    signVendorPayload: web.signVendorPayload,
   },
 ];
 
