@@ -1,33 +1,26 @@
-import { createHmac } from 'node:crypto';
 import { DELIVERY_HEADER, EVENT_HEADER } from '@followup/sdk';
-import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS, signPayload } from '@followup/webhooks';
+import {
+  SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
+  signPayload,
+  signStandardWebhook,
+} from '@followup/webhooks';
 
 /**
  * @internal The key bytes a signing secret gives the Standard Webhooks scheme: the base64 after
  * `whsec_` decoded (standard or URL-safe alphabet, so the base64url secrets of earlier releases
  * work too), as the specification says. The `t=,v1=` scheme keys with the secret string itself,
  * as Stripe does.
+ *
+ * Every secret the server makes decodes alike here and in `@followup/webhooks`, which signs with
+ * these bytes. Node's decoder also reads a secret written by hand that is not base64 (skipping
+ * what is not), as the server always has, where the package would refuse it and the delivery
+ * could not be built; one that decodes to nothing keys with a zero byte, the same HMAC key as
+ * none (HMAC pads a short key with zeros), which the package refuses as empty.
  */
-export function standardWebhookKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
-}
-
-/**
- * @internal The Standard Webhooks `webhook-signature` value: `v1,<base64 HMAC-SHA256 of
- * "<id>.<timestamp>.<body>">` per secret, separated by spaces.
- */
-export function standardWebhookSignature(
-  secrets: readonly string[],
-  id: string,
-  timestamp: number,
-  body: string,
-): string {
-  return secrets
-    .map(
-      (secret) =>
-        `v1,${createHmac('sha256', standardWebhookKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
-    )
-    .join(' ');
+export function standardWebhookKey(secret: string): Uint8Array {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+  return key.byteLength === 0 ? new Uint8Array(1) : key;
 }
 
 /** One delivery of an event to one endpoint, as the subscriber receives it. */
@@ -96,12 +89,11 @@ export function buildDeliveryRequest(
       }),
       [STANDARD_WEBHOOK_HEADERS.id]: message.id,
       [STANDARD_WEBHOOK_HEADERS.timestamp]: String(options.timestamp),
-      [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignature(
-        options.secrets,
-        message.id,
-        options.timestamp,
-        body,
-      ),
+      [STANDARD_WEBHOOK_HEADERS.signature]: signStandardWebhook(body, {
+        id: message.id,
+        secret: options.secrets.map(standardWebhookKey),
+        timestamp: options.timestamp,
+      }),
     },
   };
 }
