@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { verifySignature } from '@followup/webhooks';
+import { signVendorPayload, vendorProfiles, verifySignature } from '@followup/webhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureIo, runCliOn } from '../../test/support/cli-io.js';
 import { useCliStorage } from '../../test/support/cli-storage.js';
@@ -25,6 +25,9 @@ import { createAccountStore } from '../tokens/account-store.js';
 import { parseToken } from '../tokens/token-format.js';
 import { OPERATOR_CHANNEL_FILE, OPERATOR_SOCKET_FILE } from './operator-channel.js';
 import { runCli } from './run-cli.js';
+
+/** The body of the demo EHR vendor's test webhook, as `start --demo` prints it. */
+const DEMO_BODY = JSON.stringify({ event: 'appointment.created', id: 'demo-1' });
 
 const execFileAsync = promisify(execFile);
 
@@ -635,7 +638,10 @@ describe('followup-server', () => {
       const secret = /webhook secret \(shown once\):\n {2}(\S+)\n/.exec(text)?.[1];
       const command = /signed test webhook.*:\n {2}(node -e .+)\n/.exec(text)?.[1];
       expect(secret).toMatch(/^[\w-]{43}$/);
-      expect(command).toContain(secret);
+      // The command carries the vendor's signature of its body, not the secret.
+      expect(command).not.toContain(secret);
+      const signature = /'x-hub-signature':'(sha256=[0-9a-f]{64})'/.exec(command ?? '')?.[1];
+      expect(signature).toBeDefined();
       // Pasted into a shell as printed.
       const shell = (line: string) =>
         execFileAsync('sh', ['-c', line], {
@@ -643,8 +649,13 @@ describe('followup-server', () => {
         });
       const sent = await shell(command ?? '');
       expect(sent.stdout).toMatch(/^202 \{"receiptId":"rcpt_\w+"\}\n$/);
-      // The server checks the signature: the same command with another secret is refused.
-      const forged = await shell((command ?? '').replace(secret ?? '', 'not-the-secret'));
+      // The server checks the signature: the same command signed with another secret is refused.
+      const forged = await shell(
+        (command ?? '').replace(
+          signature ?? '',
+          signVendorPayload(vendorProfiles.athenahealth, DEMO_BODY, { secret: 'not-the-secret' }),
+        ),
+      );
       expect(forged.stdout).toMatch(/^401 /);
       // The time to the first answered request is logged once.
       const answered = captured.err
