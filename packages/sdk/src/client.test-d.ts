@@ -107,7 +107,7 @@ describe('the client surface', () => {
     client.contacts.create({ firstName: 'Ada' });
     // @ts-expect-error amountCents is a number
     client.deals.update('deal_1', { amountCents: '12' });
-    // @ts-expect-error the inbox needs its secret
-    client.inbox.send({ from: 'a', subject: 'b' });
+    // @ts-expect-error the inbox secret is a string
+    client.inbox.send({ from: 'a', subject: 'b' }, { secret: 42 });
   });
 });

@@ -171,7 +171,7 @@ describe('inbox', () => {
     expect(page.items.at(-1)).toMatchObject({ from: 'ada@example.com', text: 'Hi there' });
   });
 
-  it('maps a wrong secret to AuthenticationError and refuses a missing one', async () => {
+  it('maps a wrong secret to AuthenticationError and refuses one that is no header value', async () => {
     const { client } = clientFor(fixture);
     const error = await client.inbox
       .send({ from: 'a@example.com', subject: 's' }, { secret: 'wrong' })
@@ -182,7 +182,9 @@ describe('inbox', () => {
     expect(AuthenticationError.isInstance(error)).toBe(true);
     expect((error as AuthenticationError).code).toBe('webhook_secret_invalid');
     expect(() =>
-      client.inbox.send({ from: 'a', subject: 's' }, {} as unknown as { secret: string }),
+      client.inbox.send({ from: 'a', subject: 's' }, { secret: 42 } as unknown as {
+        secret: string;
+      }),
     ).toThrow(ConfigurationError);
     let thrown: unknown;
     try {
@@ -192,6 +194,23 @@ describe('inbox', () => {
     }
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).not.toContain('X-Injected');
+  });
+});
+
+describe('inbox without a secret', () => {
+  it('sends no secret header, for an open inbox; a server with a secret refuses it', async () => {
+    const { client } = clientFor(fixture);
+    // The fixture's inbox has a secret: its 401 is what a server that has one answers.
+    const error = await client.inbox.send({ from: 'a@example.com', subject: 's' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    const request = fixture.requests.at(-1);
+    expect(request?.path).toBe('/api/inbox/webhook');
+    expect(Object.keys(request?.headers ?? {})).not.toContain('x-service-webhook-secret');
+    expect(request?.headers.authorization).toBeUndefined();
+    expect(AuthenticationError.isInstance(error)).toBe(true);
+    expect((error as AuthenticationError).code).toBe('webhook_secret_invalid');
   });
 });
 

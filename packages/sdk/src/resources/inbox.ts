@@ -18,8 +18,13 @@ import { INBOX_SECRET_HEADER } from '../wire/secret-headers.js';
  * ```
  */
 export interface InboxSendOptions extends RequestOptions {
-  /** The value of the service's `INBOX_WEBHOOK_SECRET`, sent as `X-Service-Webhook-Secret`. */
-  secret: string;
+  /**
+   * The value of the service's `INBOX_WEBHOOK_SECRET`, sent as `X-Service-Webhook-Secret`.
+   * Leave it out only for a server started without one, whose inbox is open (local development:
+   * a server on another address refuses to start so unless told to); a server with a secret
+   * answers its absence 401 `webhook_secret_invalid`, an {@link AuthenticationError}.
+   */
+  secret?: string;
 }
 
 /**
@@ -43,21 +48,25 @@ export class Inbox {
 
   /**
    * Sends one message (`POST /api/inbox/webhook`). It authenticates with the secret header only:
-   * the bearer token is not sent. A wrong secret is an {@link AuthenticationError}
-   * (`webhook_secret_invalid`).
+   * the bearer token is not sent. A wrong secret, or none where the server has one, is an
+   * {@link AuthenticationError} (`webhook_secret_invalid`); without `secret` no header is sent,
+   * for a server whose inbox is open.
    *
    * @example
    * ```ts
    * await client.inbox.send({ from, subject }, { secret });
    * ```
    */
-  send(body: InboxSendInput, options: InboxSendOptions): APIPromise<InboxSendResult> {
-    const { secret, ...requestOptions } = options ?? ({} as InboxSendOptions);
+  send(body: InboxSendInput, options: InboxSendOptions = {}): APIPromise<InboxSendResult> {
+    const { secret, ...requestOptions } = options ?? {};
     // A header value: visible ASCII and spaces only (the message never repeats the secret).
-    if (typeof secret !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(secret)) {
+    if (
+      secret !== undefined &&
+      (typeof secret !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(secret))
+    ) {
       throw new ConfigurationError({
         message:
-          'inbox.send needs { secret }: the value of the service INBOX_WEBHOOK_SECRET, in visible ASCII characters.',
+          'inbox.send { secret } is the value of the service INBOX_WEBHOOK_SECRET, in visible ASCII characters.',
       });
     }
     return new APIPromise(
@@ -65,7 +74,7 @@ export class Inbox {
         method: 'POST',
         path: '/api/inbox/webhook',
         body,
-        headers: { [INBOX_SECRET_HEADER]: secret },
+        headers: secret === undefined ? {} : { [INBOX_SECRET_HEADER]: secret },
         authenticate: false,
         schema: inboxSendResultSchema,
         options: requestOptions,
