@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { FollowUp, WebhookEventKind } from '@followup/sdk';
+import { AuthenticationError, type FollowUp, type WebhookEventKind } from '@followup/sdk';
 import { usageError } from './cli-error.js';
 import { echoable } from './command.js';
+import { ehrSecretVariable, postEhrWebhook, signedVendorProfile } from './ehr-webhook.js';
 
 /** @internal What a trigger needs beyond the client. */
 export interface TriggerContext {
   client: FollowUp;
-  /** The server's `INBOX_WEBHOOK_SECRET`, for `message.received`. */
+  /** The server's origin, for the routes the SDK has no method of (the EHR webhooks). */
+  baseUrl: string;
+  fetch: typeof fetch;
+  /** Now, in milliseconds since the epoch. */
+  now: number;
+  /** The server's `INBOX_WEBHOOK_SECRET`, for `message.received`; none for an open inbox. */
   inboxSecret: string | undefined;
+  /** The EHR vendor to sign as, for `ehr.receipt.recorded`. */
+  ehrVendor: string;
+  /** The server's `EHR_WEBHOOK_SECRET_<VENDOR>`, for `ehr.receipt.recorded`. */
+  ehrSecret: string | undefined;
 }
 
 /** @internal What a trigger made: the records by name, and the one its event is about. */
@@ -64,8 +74,8 @@ function deleteContact(client: FollowUp, id: string) {
 
 /**
  * @internal Every kind `followup trigger` makes happen through the API, in the order of the
- * wire contract's `WEBHOOK_EVENT_KINDS`. `ehr.receipt.recorded` is not among them: it needs a
- * delivery signed with an EHR vendor's secret, which only the vendor holds.
+ * wire contract's `WEBHOOK_EVENT_KINDS`. `ehr.receipt.recorded` takes a delivery signed with the
+ * EHR vendor's secret, which the server's operator holds too (`EHR_WEBHOOK_SECRET_<VENDOR>`).
  */
 export const TRIGGER_KINDS: readonly TriggerKind[] = [
   {
@@ -151,22 +161,40 @@ export const TRIGGER_KINDS: readonly TriggerKind[] = [
   },
   {
     kind: 'message.received',
-    does: 'posts a message to the inbox webhook (needs --inbox-secret)',
+    does: 'posts a message to the inbox webhook (with --inbox-secret where the server has one)',
     async run({ client, inboxSecret }) {
-      if (!inboxSecret) {
+      const message = await client.inbox
+        .send(
+          {
+            from: 'trigger@example.com',
+            subject: 'Trigger message (followup-cli)',
+            text: 'Sent by followup trigger message.received.',
+          },
+          inboxSecret ? { secret: inboxSecret } : {},
+        )
+        .catch((error: unknown) => {
+          if (!inboxSecret && AuthenticationError.isInstance(error)) {
+            throw usageError(
+              "This server's inbox has a secret: pass --inbox-secret (or set FOLLOWUP_INBOX_SECRET) to its INBOX_WEBHOOK_SECRET.",
+            );
+          }
+          throw error;
+        });
+      return { ids: { message: message.id }, subjectId: message.id };
+    },
+  },
+  {
+    kind: 'ehr.receipt.recorded',
+    does: 'posts a webhook signed as an EHR vendor (needs --ehr-secret)',
+    async run({ baseUrl, fetch, now, ehrVendor, ehrSecret }) {
+      const profile = signedVendorProfile(ehrVendor);
+      if (!ehrSecret) {
         throw usageError(
-          "message.received posts to the inbox webhook: pass --inbox-secret (or set FOLLOWUP_INBOX_SECRET) to the server's INBOX_WEBHOOK_SECRET.",
+          `ehr.receipt.recorded posts a webhook signed as the EHR vendor ${profile.key}: pass --ehr-secret (or set FOLLOWUP_EHR_SECRET) to the server's ${ehrSecretVariable(profile.key)}.`,
         );
       }
-      const message = await client.inbox.send(
-        {
-          from: 'trigger@example.com',
-          subject: 'Trigger message (followup-cli)',
-          text: 'Sent by followup trigger message.received.',
-        },
-        { secret: inboxSecret },
-      );
-      return { ids: { message: message.id }, subjectId: message.id };
+      const receiptId = await postEhrWebhook({ baseUrl, profile, secret: ehrSecret, fetch, now });
+      return { ids: { receipt: receiptId }, subjectId: receiptId };
     },
   },
 ];
@@ -175,11 +203,7 @@ export const TRIGGER_KINDS: readonly TriggerKind[] = [
 export function triggerKindOf(kind: string): TriggerKind {
   const found = TRIGGER_KINDS.find((candidate) => candidate.kind === kind);
   if (found) return found;
-  const why =
-    kind === 'ehr.receipt.recorded'
-      ? "ehr.receipt.recorded needs a delivery signed with an EHR vendor's secret, which followup does not hold."
-      : `Unknown event kind ${echoable(kind)}.`;
   throw usageError(
-    `${why} It can trigger: ${TRIGGER_KINDS.map((entry) => entry.kind).join(', ')}.`,
+    `Unknown event kind ${echoable(kind)}. It can trigger: ${TRIGGER_KINDS.map((entry) => entry.kind).join(', ')}.`,
   );
 }
