@@ -4,7 +4,9 @@ import { defineConfig } from 'tsup';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const shared = {
-  entry: { index: 'src/index.ts' },
+  // receiver-checks: a subpath of its own (@followup/sdk/receiver-checks), so that the client's
+  // bundle carries none of it.
+  entry: { index: 'src/index.ts', 'receiver-checks': 'src/receiver-checks/index.ts' },
   dts: true,
   sourcemap: true,
   target: 'es2022',

@@ -13,8 +13,6 @@ export const FAST_RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
   1, 2, 4, 8, 16, 30, 30, 30, 30, 30, 30,
 ]);
 
-/**
- * @internal The server's default time limit of one delivery attempt, in milliseconds (its
- * `DEFAULT_ATTEMPT_TIMEOUT_MS`, `packages/server/src/delivery/delivery-worker-options.ts`).
- */
-export const SERVER_ATTEMPT_TIMEOUT_MS = 15_000;
+// The server's default time limit of one delivery attempt, in milliseconds: the one the receiver
+// checks use too.
+export { SERVER_ATTEMPT_TIMEOUT_MS } from '@followup/sdk/receiver-checks';

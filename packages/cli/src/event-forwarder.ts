@@ -1,10 +1,15 @@
 import type { WebhookEvent } from '@followup/sdk';
+import {
+  type DeliveryOutcome,
+  delivered,
+  postDelivery,
+  signDelivery,
+} from '@followup/sdk/receiver-checks';
 import type { CliClock } from './cli-io.js';
-import { forwardedDeliveryId, signDelivery } from './forwarded-delivery.js';
-import { type AttemptOutcome, delivered, postAttempt } from './post-attempt.js';
+import { forwardedDeliveryId } from './forwarded-delivery.js';
 
 /** @internal One attempt to forward an event, as `listen` prints it. */
-export interface ForwardedAttempt extends AttemptOutcome {
+export interface ForwardedAttempt extends DeliveryOutcome {
   /** When the attempt started, ISO 8601 UTC. */
   time: string;
   kind: string;
@@ -52,8 +57,17 @@ export function createEventForwarder(options: EventForwarderOptions): EventForwa
   async function attempt(event: WebhookEvent, number: number): Promise<boolean> {
     const timestamp = Math.floor(options.clock.now() / 1000);
     const time = new Date(options.clock.now()).toISOString();
-    const delivery = signDelivery(event, { secrets: [options.secret], timestamp });
-    const outcome = await postAttempt(options.url, delivery, options);
+    const delivery = await signDelivery(event, {
+      secrets: [options.secret],
+      timestamp,
+      deliveryId: forwardedDeliveryId(event.id),
+    });
+    const outcome = await postDelivery(options.url, delivery, {
+      fetch: options.fetch,
+      now: () => options.clock.now(),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
     const ok = delivered(outcome);
     const delay = ok ? undefined : options.retryDelaysSeconds[number - 1];
     if (options.signal.aborted && outcome.error === 'aborted') return true;

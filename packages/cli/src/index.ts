@@ -6,20 +6,22 @@
  * @packageDocumentation
  */
 
+// The report of verifyReceiver, whose checks live in @followup/sdk/receiver-checks (shared with
+// @followup/server/testing): the same types, named here for users of this package.
+export type {
+  ReceiverCheck,
+  ReceiverCheckStatus,
+  ReceiverReport,
+} from '@followup/sdk/receiver-checks';
 export {
   FollowUpCliError,
   type FollowUpCliErrorOptions,
 } from './cli-error.js';
 export type { CliClock, CliIo, TextSink } from './cli-io.js';
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from './main.js';
-export type {
-  ReceiverCheck,
-  ReceiverCheckStatus,
-  ReceiverReport,
-} from './receiver-report.js';
 export { type VerifyReceiverOptions, verifyReceiver } from './verify-receiver.js';
 
-// Deliberately not exported: the commands themselves, their argument parsing, the checks one
-// by one and the configuration files (src/*-command.ts, receiver-checks.ts, config-file.ts):
-// they are reached through main(), verifyReceiver() and the followup binary, and their shape
-// may change in any release.
+// Deliberately not exported: the commands themselves, their argument parsing and the
+// configuration files (src/*-command.ts, config-file.ts): they are reached through main(),
+// verifyReceiver() and the followup binary, and their shape may change in any release. The
+// checks one by one are private to @followup/sdk/receiver-checks.

@@ -1,20 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { isSigningSecret, newSigningSecret } from '@followup/sdk/receiver-checks';
 import { FollowUpCliError } from './cli-error.js';
 import { configDirectory, readPrivateFile, writePrivateFile } from './config-file.js';
-
-/** A signing secret as the server makes them: `whsec_` and the standard base64 of 32 bytes. */
-const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{43}=$/;
-
-/** @internal Whether `text` is a signing secret of the server's form. */
-export function isSigningSecret(text: string): boolean {
-  return SECRET_PATTERN.test(text);
-}
-
-/** @internal A new signing secret of the server's form, which both signature schemes accept. */
-export function newSigningSecret(random: (size: number) => Uint8Array = randomBytes): string {
-  return `whsec_${Buffer.from(random(32)).toString('base64')}`;
-}
 
 /**
  * @internal The secret `followup listen` signs with: kept in `listen-secret` of the

@@ -1,9 +1,9 @@
+import { newSigningSecret } from '@followup/sdk/receiver-checks';
 import { startTestServer, type TestServer } from '@followup/server/testing';
 import { verifySignature } from '@followup/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestCli, testCli } from '../test/support/test-io.js';
 import { startTestReceiver, type TestReceiver } from '../test/support/test-receiver.js';
-import { newSigningSecret } from './local-secret.js';
 
 const secret = newSigningSecret();
 let server: TestServer;

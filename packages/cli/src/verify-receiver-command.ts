@@ -1,10 +1,9 @@
 import { eventTypeListSchema } from '@followup/sdk';
+import { isSigningSecret, type ReceiverReport } from '@followup/sdk/receiver-checks';
 import { FollowUpCliError, usageError } from './cli-error.js';
 import type { CliIo } from './cli-io.js';
 import { type Command, flagOption, stringOption } from './command.js';
 import { readStoredCredentials } from './config-file.js';
-import { isSigningSecret } from './local-secret.js';
-import type { ReceiverReport } from './receiver-report.js';
 import { verifyReceiver } from './verify-receiver.js';
 
 /** The kinds the server sends, from its catalogue (`GET /api/event-types`, no token needed). */

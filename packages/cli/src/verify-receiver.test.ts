@@ -1,3 +1,4 @@
+import { newSigningSecret } from '@followup/sdk/receiver-checks';
 import {
   SIGNATURE_HEADER,
   STANDARD_WEBHOOK_HEADERS,
@@ -10,7 +11,6 @@ import {
   startTestReceiver,
   type TestReceiver,
 } from '../test/support/test-receiver.js';
-import { newSigningSecret } from './local-secret.js';
 import { verifyReceiver } from './verify-receiver.js';
 
 const secret = newSigningSecret();

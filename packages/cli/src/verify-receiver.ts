@@ -1,51 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
+import { ConfigurationError } from '@followup/sdk';
+import {
+  type ReceiverReport,
+  verifyReceiver as runReceiverChecks,
+  type VerifyReceiverOptions,
+} from '@followup/sdk/receiver-checks';
 import { FollowUpCliError } from './cli-error.js';
-import { SERVER_ATTEMPT_TIMEOUT_MS } from './delivery-schedule.js';
-import { isSigningSecret } from './local-secret.js';
-import { postAttempt } from './post-attempt.js';
-import { type CheckContext, CONTRACT_CHECKS, eventKindCheck } from './receiver-checks.js';
-import type { ReceiverCheck, ReceiverReport } from './receiver-report.js';
-import { largestSampleEvent, sampleEvent } from './sample-events.js';
 
-/**
- * Options of {@link verifyReceiver}.
- *
- * @example
- * ```ts
- * const options: VerifyReceiverOptions = { url: 'http://localhost:3000/webhooks', secret: 'whsec_…' };
- * ```
- */
-export interface VerifyReceiverOptions {
-  /** The receiver's URL (`http:` or `https:`). */
-  url: string | URL;
-  /** The signing secret the receiver verifies with: `whsec_` and the base64 of 32 bytes. */
-  secret: string;
-  /**
-   * The event kinds to deliver one of each: `GET /api/event-types` of your server says which it
-   * sends. Defaults to every kind of this version's wire contract (`WEBHOOK_EVENT_KINDS`); a kind
-   * it has no sample body of is reported `skip`.
-   */
-  eventKinds?: readonly string[];
-  /** The `fetch` that posts the deliveries; the global one by default. */
-  fetch?: typeof fetch;
-  /**
-   * The time of the checks in milliseconds since the epoch (signature timestamps, answer
-   * times); `Date.now` by default.
-   */
-  now?: () => number;
-  /**
-   * The most the server waits for an answer, in milliseconds (its attempt timeout, 15 s by
-   * default): a slower answer fails the `response-time` check.
-   */
-  timeoutMs?: number;
-}
-
-function percentile50(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
-}
+export type { VerifyReceiverOptions };
 
 /**
  * Checks a webhook receiver against the FollowUp delivery contract, as `followup
@@ -55,6 +16,9 @@ function percentile50(values: readonly number[]): number | null {
  * fails), two signatures during a rotation, each signature scheme alone and the server's largest
  * event (2xx), and the answer times against the server's timeout. Every delivery is signed by
  * `@followup/webhooks` as the server signs them.
+ *
+ * The checks are those of `@followup/sdk/receiver-checks` (which `@followup/server/testing` also
+ * runs, against a handler in-process); this function throws the errors of this package.
  *
  * @returns The report; `ok` is `false` when a check failed. Nothing is thrown for a failing or
  *   unreachable receiver: that is a failed check.
@@ -68,107 +32,12 @@ function percentile50(values: readonly number[]): number | null {
  * ```
  */
 export async function verifyReceiver(options: VerifyReceiverOptions): Promise<ReceiverReport> {
-  const url = receiverUrl(options.url);
-  if (typeof options.secret !== 'string' || !isSigningSecret(options.secret)) {
-    throw new FollowUpCliError({
-      code: 'invalid_options',
-      message: 'secret must be a signing secret: whsec_ and the base64 of 32 bytes.',
-    });
-  }
-  const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? SERVER_ATTEMPT_TIMEOUT_MS;
-  const clock = { now, sleep: async () => {} };
-  const takenTimes: number[] = [];
-  const stamp = () => ({
-    eventId: `evt_check_${randomUUID().replaceAll('-', '')}`,
-    createdAt: new Date(now()).toISOString(),
-  });
-  const context: CheckContext = {
-    secret: options.secret,
-    nowSeconds: () => Math.floor(now() / 1000),
-    sample: (kind) => sampleEvent(kind, stamp()),
-    largest: () => largestSampleEvent(stamp()),
-    send: (delivery) =>
-      postAttempt(url, delivery, {
-        fetch: options.fetch ?? fetch,
-        clock,
-        timeoutMs: timeoutMs + 5_000,
-      }),
-  };
-  const kinds = options.eventKinds ?? WEBHOOK_EVENT_KINDS;
-  const checks: ReceiverCheck[] = [];
-  for (const definition of [...kinds.map(eventKindCheck), ...CONTRACT_CHECKS]) {
-    const result = await definition.run(context);
-    // Times of the answers to deliveries it should take: a refusal may well be quicker.
-    if (definition.expected === '2xx' && result.httpStatus !== null && result.durationMs !== null) {
-      takenTimes.push(result.durationMs);
-    }
-    checks.push({
-      id: definition.id,
-      name: definition.name,
-      expected: definition.expected,
-      ...result,
-    });
-  }
-  const p50Ms = percentile50(takenTimes);
-  const maxMs = takenTimes.length === 0 ? null : Math.max(...takenTimes);
-  checks.push(timingCheck(p50Ms, maxMs, timeoutMs));
-  const count = (status: ReceiverCheck['status']) =>
-    checks.filter((check) => check.status === status).length;
-  const summary = {
-    passed: count('pass'),
-    failed: count('fail'),
-    warnings: count('warn'),
-    skipped: count('skip'),
-  };
-  return {
-    url: url.href,
-    ok: summary.failed === 0,
-    checks,
-    summary,
-    timing: { p50Ms, maxMs, timeoutMs },
-  };
-}
-
-function receiverUrl(value: string | URL): URL {
-  let url: URL | undefined;
   try {
-    url = new URL(value);
-  } catch {}
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new FollowUpCliError({
-      code: 'invalid_options',
-      message: 'url must be an http: or https: URL.',
-    });
+    return await runReceiverChecks(options);
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) {
+      throw new FollowUpCliError({ code: 'invalid_options', message: error.message });
+    }
+    throw error;
   }
-  return url;
-}
-
-function timingCheck(p50Ms: number | null, maxMs: number | null, timeoutMs: number): ReceiverCheck {
-  const base = {
-    id: 'response-time',
-    name: 'time to answer',
-    expected: 'time' as const,
-    httpStatus: null,
-    durationMs: maxMs,
-  };
-  if (maxMs === null || p50Ms === null) {
-    return { ...base, status: 'skip', detail: 'No delivery was answered 2xx to time.' };
-  }
-  const figures = `p50 ${p50Ms} ms, max ${maxMs} ms; the server waits ${timeoutMs / 1000} s`;
-  if (maxMs >= timeoutMs) {
-    return {
-      ...base,
-      status: 'fail',
-      detail: `${figures}: a delivery that slow is cut off and retried. Answer first, work after.`,
-    };
-  }
-  if (maxMs >= timeoutMs / 2) {
-    return {
-      ...base,
-      status: 'warn',
-      detail: `${figures}: close to the limit; answer first, work after.`,
-    };
-  }
-  return { ...base, status: 'pass', detail: `${figures}.` };
 }

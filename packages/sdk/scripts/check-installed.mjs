@@ -73,6 +73,13 @@ await withInstalledPackages(['webhooks', 'sdk'], (scratch) => {
       } finally {
         server.close();
       }
+      // The receiver checks' subpath, both ways.
+      const checksEsm = await import('@followup/sdk/receiver-checks');
+      const checksCjs = require('@followup/sdk/receiver-checks');
+      assert.deepEqual(Object.keys(checksEsm).sort(), Object.keys(checksCjs).sort());
+      assert.equal(checksCjs.isSigningSecret(checksEsm.newSigningSecret()), true);
+      const refused = await checksCjs.verifyReceiver({ url: 'ftp://x/', secret: 'x' }).catch((error) => error);
+      assert.equal(esm.ConfigurationError.isInstance(refused), true);
       console.log('installed package: import and require work, the two copies agree, and a walk and a typed error work against a server');
     })().catch((error) => { console.error(error); process.exit(1); });
   `,

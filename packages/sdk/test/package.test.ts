@@ -1,5 +1,5 @@
 // Loads the built package (run `npm run build` first: the test task depends on the build).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
@@ -33,8 +33,15 @@ describe('the built package', () => {
     expect(Object.keys(esm).sort()).toEqual(Object.keys(cjs).sort());
   });
 
-  it('imports no node: module in either build', () => {
-    for (const file of ['index.js', 'index.cjs']) {
+  it('imports no node: module in either build of either entry', () => {
+    const chunks = readdirSync(dist).filter((file) => /^chunk-.*\.js$/.test(file));
+    for (const file of [
+      'index.js',
+      'index.cjs',
+      'receiver-checks.js',
+      'receiver-checks.cjs',
+      ...chunks,
+    ]) {
       const code = readFileSync(new URL(file, dist), 'utf8');
       expect(code).not.toMatch(/\bfrom\s*["']node:/);
       expect(code).not.toMatch(/\brequire\(\s*["']node:/);

@@ -1,19 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { WebhookEvent, WebhookEventKind } from '@followup/sdk';
-import { WEBHOOK_EVENT_KINDS } from '@followup/sdk';
-import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '@followup/webhooks';
-import {
-  answered,
-  corrupted,
-  expectRefused,
-  expectTaken,
-  is2xx,
-  without,
-} from './check-verdicts.js';
-import { type SignedDelivery, signDelivery } from './forwarded-delivery.js';
-import { newSigningSecret } from './local-secret.js';
-import type { AttemptOutcome } from './post-attempt.js';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '@followup/webhooks/web';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '../wire/event-kinds.js';
+import { answered, corrupted, expectRefused, expectTaken, without } from './check-verdicts.js';
+import { type DeliveryOutcome, delivered } from './post-delivery.js';
 import type { ReceiverCheck } from './receiver-report.js';
+import { type SignedDelivery, signDelivery } from './signed-delivery.js';
+import { newSigningSecret } from './signing-secret.js';
 
 /** @internal What a check works with. */
 export interface CheckContext {
@@ -26,7 +18,7 @@ export interface CheckContext {
   /** The largest event the server sends, with a new event id. */
   largest(): WebhookEvent;
   /** Posts a delivery to the receiver. */
-  send(delivery: SignedDelivery): Promise<AttemptOutcome>;
+  send(delivery: SignedDelivery): Promise<DeliveryOutcome>;
 }
 
 /** @internal One check: its id, what it sends, what it expects, and how it runs. */
@@ -41,7 +33,7 @@ export interface CheckDefinition {
 const SKEW_SECONDS = 330;
 
 function newDeliveryId(): string {
-  return `dlv_check_${randomUUID().replaceAll('-', '')}`;
+  return `dlv_check_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 
 /** A delivery of `event` signed with `secrets` at `timestamp`, under a new delivery id. */
@@ -49,7 +41,7 @@ function signed(
   event: WebhookEvent,
   secrets: readonly string[],
   timestamp: number,
-): SignedDelivery {
+): Promise<SignedDelivery> {
   return signDelivery(event, { secrets, timestamp, deliveryId: newDeliveryId() });
 }
 
@@ -71,7 +63,7 @@ export function eventKindCheck(kind: string): CheckDefinition {
           detail: `This version of followup has no sample body of ${kind}.`,
         };
       }
-      const delivery = signed(
+      const delivery = await signed(
         context.sample(kind as WebhookEventKind),
         [context.secret],
         context.nowSeconds(),
@@ -88,16 +80,16 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'the same delivery twice',
     expected: '2xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds(),
       );
       const first = await context.send(delivery);
-      if (!is2xx(first)) return expectTaken(first, 'The first copy');
+      if (!delivered(first)) return expectTaken(first, 'The first copy');
       const second = await context.send(delivery);
       const base = { httpStatus: second.status ?? null, durationMs: second.durationMs };
-      return is2xx(second)
+      return delivered(second)
         ? {
             ...base,
             status: 'pass',
@@ -116,7 +108,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     expected: '4xx',
     async run(context) {
       const delivery = corrupted(
-        signed(context.sample('contact.created'), [context.secret], context.nowSeconds()),
+        await signed(context.sample('contact.created'), [context.secret], context.nowSeconds()),
       );
       return expectRefused(await context.send(delivery), 'Signatures changed by one character');
     },
@@ -126,7 +118,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'a signature with the wrong secret',
     expected: '4xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [newSigningSecret()],
         context.nowSeconds(),
@@ -139,7 +131,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'a stale timestamp (5.5 minutes old)',
     expected: '4xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds() - SKEW_SECONDS,
@@ -152,7 +144,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'a timestamp in the future (5.5 minutes ahead)',
     expected: '4xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds() + SKEW_SECONDS,
@@ -165,7 +157,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'no signature header',
     expected: '4xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds(),
@@ -182,7 +174,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'a body changed by one byte',
     expected: '4xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds(),
@@ -199,7 +191,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'two signatures during a secret rotation',
     expected: '2xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [newSigningSecret(), context.secret],
         context.nowSeconds(),
@@ -215,7 +207,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'X-Service-Signature alone',
     expected: '2xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds(),
@@ -231,7 +223,7 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: 'Standard Webhooks headers alone',
     expected: '2xx',
     async run(context) {
-      const delivery = signed(
+      const delivery = await signed(
         context.sample('contact.created'),
         [context.secret],
         context.nowSeconds(),
@@ -247,8 +239,8 @@ export const CONTRACT_CHECKS: readonly CheckDefinition[] = [
     name: "a body of the server's largest event",
     expected: '2xx',
     async run(context) {
-      const delivery = signed(context.largest(), [context.secret], context.nowSeconds());
-      const kib = Math.round(Buffer.byteLength(delivery.body) / 1024);
+      const delivery = await signed(context.largest(), [context.secret], context.nowSeconds());
+      const kib = Math.round(new TextEncoder().encode(delivery.body).byteLength / 1024);
       return expectTaken(await context.send(delivery), `A ${kib} KiB message.received`);
     },
   },

@@ -1,4 +1,6 @@
-import { INPUT_LIMITS, type WebhookEvent, type WebhookEventKind } from '@followup/sdk';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import type { WebhookEventKind } from '../wire/event-kinds.js';
+import { INPUT_LIMITS } from '../wire/limits.js';
 
 /** @internal What {@link sampleEvent} stamps on a sample. */
 export interface SampleStamp {

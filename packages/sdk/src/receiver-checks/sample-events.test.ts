@@ -1,5 +1,6 @@
-import { WEBHOOK_EVENT_KINDS, webhookEventSchemas } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
+import { webhookEventSchemas } from '../schemas/webhook-event-schemas.js';
+import { WEBHOOK_EVENT_KINDS } from '../wire/event-kinds.js';
 import { largestSampleEvent, sampleEvent } from './sample-events.js';
 
 const stamp = { eventId: 'evt_sample', createdAt: '2026-01-15T09:30:00.000Z' };

@@ -1,23 +1,18 @@
-import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '@followup/webhooks';
-import type { SignedDelivery } from './forwarded-delivery.js';
-import type { AttemptOutcome } from './post-attempt.js';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '@followup/webhooks/web';
+import { type DeliveryOutcome, delivered } from './post-delivery.js';
+import type { SignedDelivery } from './signed-delivery.js';
 
 // The verdicts of the checks of receiver-checks.ts, and the ways they spoil a delivery.
 
-/** @internal Whether an attempt was answered 2xx. */
-export function is2xx(outcome: AttemptOutcome): boolean {
-  return outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-}
-
 /** @internal The answer of an attempt, for a sentence. */
-export function answered(outcome: AttemptOutcome): string {
+export function answered(outcome: DeliveryOutcome): string {
   return outcome.status === undefined ? `no answer (${outcome.error})` : `${outcome.status}`;
 }
 
 /** @internal The verdict of a delivery the receiver must take. */
-export function expectTaken(outcome: AttemptOutcome, what: string) {
+export function expectTaken(outcome: DeliveryOutcome, what: string) {
   const base = { httpStatus: outcome.status ?? null, durationMs: outcome.durationMs };
-  return is2xx(outcome)
+  return delivered(outcome)
     ? { ...base, status: 'pass' as const, detail: `${what}: answered ${outcome.status}.` }
     : {
         ...base,
@@ -27,7 +22,7 @@ export function expectTaken(outcome: AttemptOutcome, what: string) {
 }
 
 /** @internal The verdict of a delivery the receiver must refuse. */
-export function expectRefused(outcome: AttemptOutcome, what: string) {
+export function expectRefused(outcome: DeliveryOutcome, what: string) {
   const base = { httpStatus: outcome.status ?? null, durationMs: outcome.durationMs };
   const status = outcome.status;
   if (status === undefined) {
