@@ -4,6 +4,8 @@
  * {@link startTestServer} starts the server in this process on an in-memory PGlite database, on
  * a free loopback port, with outbound delivery running, so that an integrator's tests call the
  * real routes (validation, capabilities, errors, webhooks) in milliseconds instead of a mock.
+ * {@link checkWebhookReceiver} runs the checks of `followup verify-receiver` against your
+ * webhook receiver, in this process.
  *
  * @packageDocumentation
  */
@@ -47,6 +49,16 @@ export interface StartTestServerOptions {
   deliveryConcurrency?: number;
 }
 
+export type {
+  ReceiverCheck,
+  ReceiverCheckStatus,
+  ReceiverReport,
+} from '@followup/sdk/receiver-checks';
+export {
+  type CheckWebhookReceiverOptions,
+  checkWebhookReceiver,
+  type WebhookReceiverUnderTest,
+} from './check-webhook-receiver.js';
 export type { RecordedDelivery };
 
 /** A webhook endpoint added by {@link TestServer.addEndpoint}. */

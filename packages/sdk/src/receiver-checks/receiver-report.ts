@@ -1,5 +1,5 @@
 /**
- * How a check of {@link verifyReceiver} ended: `pass`; `fail` (the receiver does what the
+ * How a check of `verifyReceiver` ended: `pass`; `fail` (the receiver does what the
  * contract forbids: the command exits 1); `warn` (allowed, but worth fixing: a duplicate not
  * answered 2xx, a refusal answered 5xx, which the server retries); `skip` (not checkable here).
  *
@@ -11,7 +11,7 @@
 export type ReceiverCheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 /**
- * One check of {@link verifyReceiver}: what was sent, what was expected, what came back.
+ * One check of `verifyReceiver`: what was sent, what was expected, what came back.
  *
  * @example
  * ```ts
@@ -36,7 +36,7 @@ export interface ReceiverCheck {
 }
 
 /**
- * What {@link verifyReceiver} found: every check, the counts, and the receiver's times.
+ * What `verifyReceiver` found: every check, the counts, and the receiver's times.
  *
  * @example
  * ```ts
