@@ -12,11 +12,13 @@ const root = new URL('../..', import.meta.url).pathname;
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
 const TEST = /\.test(-d)?\.[cm]?[jt]sx?$/;
 /**
- * The entry points of the packages (their `exports`), which list names from other modules, and the
- * parts of an entry point in `src/entry/` (a long list of public names split by subject), each of
- * which its package's `index.ts` re-exports whole (checked below).
+ * The entry points of the packages (their `exports`, the SDK's `./receiver-checks` among them),
+ * which list names from other modules, and the parts of an entry point in `src/entry/` (a long
+ * list of public names split by subject), each of which its package's `index.ts` re-exports
+ * whole (checked below).
  */
-const ENTRY_POINT = /^packages\/[^/]+\/src\/((index|testing|web)\.ts|entry\/[^/]+\.ts)$/;
+const ENTRY_POINT =
+  /^packages\/[^/]+\/src\/((index|testing|web|receiver-checks\/index)\.ts|entry\/[^/]+\.ts)$/;
 
 /** Whether `path` (from the repository's root) is a package's non-test source file. */
 function isPackageSource(path) {

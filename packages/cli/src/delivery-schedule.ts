@@ -12,7 +12,3 @@ export const SERVER_RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
 export const FAST_RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
   1, 2, 4, 8, 16, 30, 30, 30, 30, 30, 30,
 ]);
-
-// The server's default time limit of one delivery attempt, in milliseconds: the one the receiver
-// checks use too.
-export { SERVER_ATTEMPT_TIMEOUT_MS } from '@followup/sdk/receiver-checks';

@@ -12,6 +12,7 @@ export type {
   ReceiverCheck,
   ReceiverCheckStatus,
   ReceiverReport,
+  VerifyReceiverOptions,
 } from '@followup/sdk/receiver-checks';
 export {
   FollowUpCliError,
@@ -19,7 +20,7 @@ export {
 } from './cli-error.js';
 export type { CliClock, CliIo, TextSink } from './cli-io.js';
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from './main.js';
-export { type VerifyReceiverOptions, verifyReceiver } from './verify-receiver.js';
+export { verifyReceiver } from './verify-receiver.js';
 
 // Deliberately not exported: the commands themselves, their argument parsing and the
 // configuration files (src/*-command.ts, config-file.ts): they are reached through main(),

@@ -1,3 +1,5 @@
+// The server's default time limit of one delivery attempt, which the receiver checks use too.
+import { SERVER_ATTEMPT_TIMEOUT_MS } from '@followup/sdk/receiver-checks';
 import type { CliIo } from './cli-io.js';
 import { systemClock } from './cli-io.js';
 import { type Command, flagOption, stringOption } from './command.js';
@@ -8,11 +10,7 @@ import {
   credentialFlags,
   resolveCredentials,
 } from './credentials.js';
-import {
-  FAST_RETRY_DELAYS_SECONDS,
-  SERVER_ATTEMPT_TIMEOUT_MS,
-  SERVER_RETRY_DELAYS_SECONDS,
-} from './delivery-schedule.js';
+import { FAST_RETRY_DELAYS_SECONDS, SERVER_RETRY_DELAYS_SECONDS } from './delivery-schedule.js';
 import { followEvents } from './event-follower.js';
 import { createEventForwarder, type ForwardedAttempt } from './event-forwarder.js';
 import { parseEventKinds, parseForwardUrl, parseListenStart } from './listen-options.js';

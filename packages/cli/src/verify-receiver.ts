@@ -6,8 +6,6 @@ import {
 } from '@followup/sdk/receiver-checks';
 import { FollowUpCliError } from './cli-error.js';
 
-export type { VerifyReceiverOptions };
-
 /**
  * Checks a webhook receiver against the FollowUp delivery contract, as `followup
  * verify-receiver` does: one valid delivery of each event kind (answered 2xx), the same delivery
