@@ -10,6 +10,7 @@ import { wholeNumber } from './edge-options.js';
 import { sendOperatorCommand } from './operator-channel.js';
 import type { OperatorCommand, OperatorOutput } from './operator-command.js';
 import { operatorCommandOptions, operatorCommands } from './operator-commands.js';
+import { withEnvironmentSwitches } from './option-variables.js';
 import { createProgressBar } from './progress-bar.js';
 import { START_OPTIONS, startCommand } from './start-command.js';
 import { unsafeNoFsync } from './start-option-parsers.js';
@@ -133,6 +134,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return usageError(io, first);
   }
   const [command, ...rest] = positionals;
+  values = withEnvironmentSwitches(values, io.env, { command });
   if (values.help || command === 'help') {
     io.stdout.write(usage);
     return 0;

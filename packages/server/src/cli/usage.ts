@@ -11,7 +11,7 @@ Commands:
                                           print a one-time sign-in link for the demo ADMIN user
                                           demo@example.com (the same user on every restart),
                                           and seed 300 demo contacts and 150 deals (if none yet);
-                                          implies --allow-private-endpoints
+                                          implies --allow-private-endpoints (FOLLOWUP_DEMO=true)
       --allow-private-endpoints           deliver webhooks to loopback and private addresses too
                                           (ALLOW_PRIVATE_ENDPOINTS=true)
       --allow-insecure-endpoints          deliver webhooks over http: to public addresses too,
@@ -71,7 +71,7 @@ Commands:
                                           off by default; the API's port answers /metrics 404)
       --metrics-host HOST                 the metrics listener's address (METRICS_HOST, default
                                           127.0.0.1)
-                                          the inbox webhook's secret: INBOX_WEBHOOK_SECRET
+      (environment only)                  the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
   (accounts, tokens, endpoints, deliveries and receipts list print 100 rows at a time:
@@ -130,7 +130,7 @@ Options of every command:
                         PostgreSQL connections that run queries (DATABASE_CONNECTIONS,
                         default twice the CPU cores, 4 to 10; at most 1000); each instance
                         holds two more that listen
-  --json                machine-readable output
+  --json                machine-readable output (FOLLOWUP_JSON=true)
   --help                this text
 
 An embedded PGlite directory belongs to one process at a time: while \`start\` runs on it,
