@@ -66,6 +66,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/web/pages/page-helpers.test.ts',
       'src/web/redact-sign-in-link.test.ts',
       'src/web/safe-next.test.ts',
+      'test/deploy-files.test.ts',
       'test/support/strace.test.ts',
     ],
   },
