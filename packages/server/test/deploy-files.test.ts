@@ -54,6 +54,10 @@ describe('the Dockerfile', () => {
   it('runs only production dependencies and built files', () => {
     const copies = all(runStage, 'COPY').map(({ args }) => parseCopy(args));
     expect(copies.every((copy) => copy.flags.from !== undefined)).toBe(true);
+    // Installed packages come from the stage that installed production dependencies alone.
+    const installed = copies.filter((copy) => copy.sources.some((s) => s.endsWith('node_modules')));
+    expect(installed.length).toBeGreaterThan(0);
+    expect(installed.every((copy) => copy.flags.from === 'production-dependencies')).toBe(true);
     const dependencies = stages.find((stage) => stage.name === 'production-dependencies');
     expect(
       all(dependencies as DockerfileStage, 'RUN')
