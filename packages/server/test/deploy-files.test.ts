@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { OPTION_VARIABLES } from '../src/cli/option-variables.js';
 import { type DockerfileStage, parseCopy, parseDockerfile } from './support/dockerfile.js';
 import { parseSystemdUnit } from './support/systemd-unit.js';
 
@@ -141,6 +142,14 @@ describe('compose.yaml', () => {
       // start refuses a non-loopback host with the inbox open: the secret must be given.
       expect(server.environment?.INBOX_WEBHOOK_SECRET).toMatch(/^\$\{INBOX_WEBHOOK_SECRET:\?/);
       expect(server.depends_on?.postgres?.condition).toBe('service_healthy');
+      // Only variables the server reads, none set empty (an empty PUBLIC_URL is refused).
+      const known = new Set<string>([...Object.values(OPTION_VARIABLES), 'INBOX_WEBHOOK_SECRET']);
+      for (const [variable, value] of Object.entries(server.environment ?? {})) {
+        expect(known.has(variable) || variable.startsWith('EHR_WEBHOOK_SECRET_'), variable).toBe(
+          true,
+        );
+        expect(value, variable).not.toMatch(/^$|^\$\{\w+:?-\}$/);
+      }
       expect(JSON.stringify(server.healthcheck?.test)).toContain(
         `127.0.0.1:${runEnvironment.PORT}/readyz`,
       );
