@@ -434,6 +434,23 @@ describe('followup-server', () => {
       expect(metriport.map((receipt: { id: string }) => receipt.id)).toEqual(['rcpt_2']);
     });
 
+    it('start takes --demo and --json from FOLLOWUP_DEMO and FOLLOWUP_JSON', async () => {
+      const controller = new AbortController();
+      const captured = captureIo(
+        { FOLLOWUP_DEMO: 'true', FOLLOWUP_JSON: 'yes' },
+        controller.signal,
+      );
+      captured.io.database = database();
+      const exit = runCli(['start', '--port', '0'], captured.io);
+      const announced = JSON.parse(await captured.firstLine) as { url: string; token: string };
+      const response = await fetch(`${announced.url}/api/contacts/count`, {
+        headers: { authorization: `Bearer ${announced.token}` },
+      });
+      expect(await response.json()).toEqual({ count: 300 });
+      controller.abort();
+      expect(await exit).toBe(0);
+    });
+
     it('start --demo prints a working ADMIN token once', async () => {
       const controller = new AbortController();
       const captured = captureIo({}, controller.signal);
