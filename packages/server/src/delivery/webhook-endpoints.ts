@@ -153,7 +153,7 @@ export function createEndpointStore(options: {
           url,
           events,
           ...(input.subscriber ? { subscriber: input.subscriber } : {}),
-          settings: Object.keys(settings),
+          ...(Object.keys(settings).length > 0 ? { settings: Object.keys(settings) } : {}),
         });
         return inserted;
       });
