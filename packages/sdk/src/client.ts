@@ -27,6 +27,7 @@ import { Deliveries } from './resources/deliveries.js';
 import { Events } from './resources/events.js';
 import { Inbox } from './resources/inbox.js';
 import { Messages } from './resources/messages.js';
+import { Replays } from './resources/replays.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { Webhooks } from './resources/webhooks.js';
 import {
@@ -97,10 +98,12 @@ export class FollowUp {
   /** Webhook deliveries: list, get, retry, attempts (`webhooks.manage`, ADMIN). */
   readonly deliveries: Deliveries;
   /**
-   * Webhook endpoints: create, list, get, update, delete, rotateSecret, test
+   * Webhook endpoints: create, list, get, update, delete, rotateSecret, test, replay
    * (`webhooks.manage`, ADMIN).
    */
   readonly webhookEndpoints: WebhookEndpoints;
+  /** Replays of an endpoint's events: get, their progress (`webhooks.manage`, ADMIN). */
+  readonly replays: Replays;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;
   /** The webhooks FollowUp sends: unwrap (verify one) and handler (a ready endpoint). */
@@ -207,6 +210,7 @@ export class FollowUp {
     this.events = new Events(http);
     this.deliveries = new Deliveries(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
+    this.replays = new Replays(http);
     this.inbox = new Inbox(http);
     this.webhooks = new Webhooks({ clock, logger: options.logger });
   }

@@ -40,6 +40,7 @@ import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { meRoutes } from './routes/me.js';
+import { replayRoutes } from './routes/replays.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
@@ -212,6 +213,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(dealRoutes({ ...resources, ...announce }));
   app.register(webhookEndpointRoutes({ ...resources, ...announce }));
   app.register(deliveryRoutes({ ...resources, ...announce }));
+  app.register(replayRoutes({ ...resources, ...announce }));
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));
   app.register(userRoutes(resources));

@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'evt'
   | 'we'
   | 'dlv'
+  | 'rpl'
   | 'req'
   | 'flash'
   | 'ses'

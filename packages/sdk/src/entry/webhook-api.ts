@@ -2,6 +2,8 @@
 // of names under the 300 lines of CONTRIBUTING.md): the public names of the webhook API
 // (client.webhookEndpoints, client.deliveries' list, get and retry), its resource, schemas and
 // header checks, each listed by name.
+
+export { Replays } from '../resources/replays.js';
 export {
   type WebhookEndpointListParams,
   WebhookEndpoints,
@@ -41,4 +43,13 @@ export {
   webhookHeadersInputSchema,
   webhookHeaderValueRefusal,
 } from '../schemas/webhook-endpoint-input.js';
+export {
+  type QueuedReplay,
+  queuedReplaySchema,
+  type Replay,
+  type ReplayInput,
+  replayInputSchema,
+  replaySchema,
+} from '../schemas/webhook-replay.js';
+export { REPLAY_LIMITS, REPLAY_STATES } from '../wire/limits.js';
 export { isReservedWebhookHeader } from '../wire/webhook-headers.js';

@@ -22,6 +22,11 @@ import type {
   RotateWebhookSecretInput,
   UpdateWebhookEndpointInput,
 } from '../schemas/webhook-endpoint-input.js';
+import {
+  type QueuedReplay,
+  queuedReplaySchema,
+  type ReplayInput,
+} from '../schemas/webhook-replay.js';
 import { WEBHOOK_ENDPOINT_LIMITS } from '../wire/limits.js';
 import { pathId } from './crud-resource.js';
 
@@ -234,6 +239,34 @@ export class WebhookEndpoints {
         method: 'POST',
         path: `${path}/${pathId(id)}/test`,
         schema: queuedTestDeliverySchema,
+        options,
+      }),
+    );
+  }
+
+  /**
+   * Sends the endpoint again the events of a time window (`POST /api/webhook-endpoints/{id}/replay`):
+   * each event whose delivery to it is in one of `states` (default `failed`, `dead`, `missing`)
+   * becomes a new delivery, signed, retried and rate-limited like any other. The answer says how
+   * many were queued; follow them with `client.replays.get(id)`.
+   *
+   * @throws {@link ValidationError} for a window out of bounds (more than
+   *   `REPLAY_LIMITS.maxEvents` events, `since` older than `REPLAY_LIMITS.maxAgeDays`, `until`
+   *   not after `since`; `error.body.errors` names the field); {@link NotFoundError} for an
+   *   unknown endpoint; {@link ConflictError} when it is disabled.
+   * @example
+   * ```ts
+   * const since = new Date(Date.now() - 3_600_000).toISOString();
+   * const { id, count } = await client.webhookEndpoints.replay(endpointId, { since });
+   * ```
+   */
+  replay(id: string, body: ReplayInput, options?: RequestOptions): APIPromise<QueuedReplay> {
+    return new APIPromise(
+      this.#http.request({
+        method: 'POST',
+        path: `${path}/${pathId(id)}/replay`,
+        body,
+        schema: queuedReplaySchema,
         options,
       }),
     );

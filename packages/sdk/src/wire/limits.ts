@@ -129,3 +129,37 @@ export const WEBHOOK_ENDPOINT_LIMITS = {
   /** The overlap of a secret rotation when not given, in seconds (24 hours). */
   defaultOverlapSeconds: 86_400,
 } as const;
+
+/**
+ * What a replay may send again, by the event's delivery to the endpoint: `delivered`; `failed`
+ * (still pending, its attempts failing); `dead`; `missing` (none: the event was written before
+ * the endpoint existed or while it was disabled).
+ *
+ * @example
+ * ```ts
+ * import { REPLAY_STATES } from '@followup/sdk';
+ *
+ * const states = REPLAY_STATES.filter((state) => state !== 'delivered');
+ * ```
+ */
+export const REPLAY_STATES = ['delivered', 'failed', 'dead', 'missing'] as const;
+
+/**
+ * The bounds of a replay (`POST /api/webhook-endpoints/{id}/replay`): the server refuses a
+ * window beyond them with 400 `validation_failed` naming the field.
+ *
+ * @example
+ * ```ts
+ * import { REPLAY_LIMITS } from '@followup/sdk';
+ *
+ * const since = new Date(Date.now() - REPLAY_LIMITS.maxAgeDays * 86_400_000).toISOString();
+ * ```
+ */
+export const REPLAY_LIMITS = {
+  /** The most events one replay sends; a window holding more is refused (400 on `until`). */
+  maxEvents: 10_000,
+  /** How far back `since` may reach, in days: the default retention of dispatched events. */
+  maxAgeDays: 30,
+  /** The states replayed when `states` is not given. */
+  defaultStates: ['failed', 'dead', 'missing'],
+} as const;

@@ -36,8 +36,8 @@ function invalid(path: string, message: string): ProblemError {
 /**
  * @internal The problem a domain error of `delivery/` is over HTTP: an unknown endpoint or
  * delivery is 404 `not_found`; a URL the address policy refuses 422 `invalid_endpoint_url`;
- * a test to a disabled endpoint and a retry of a delivered delivery 409 `conflict`; a bad list
- * of kinds or overlap 400 `validation_failed` naming the field. Anything else is rethrown.
+ * a test or a replay to a disabled endpoint and a retry of a delivered delivery 409 `conflict`;
+ * a bad list of kinds, overlap or replay window 400 `validation_failed` naming the field. Anything else is rethrown.
  */
 export function asProblem(error: unknown): unknown {
   if (!FollowUpServerError.isInstance(error) || error instanceof ProblemError) return error;
@@ -54,6 +54,10 @@ export function asProblem(error: unknown): unknown {
       return invalid('events', error.message);
     case 'invalid_overlap':
       return invalid('overlapSeconds', error.message);
+    case 'invalid_replay_since':
+      return invalid('since', error.message);
+    case 'invalid_replay_until':
+      return invalid('until', error.message);
     default:
       return error;
   }

@@ -70,7 +70,7 @@ export const INSERT_DELIVERIES_OF_EVENTS = `WITH inserted AS (
        INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
        SELECT id, event_id, endpoint_id, 'pending', 0, $4, $4
          FROM unnest($1::text[], $2::text[], $3::text[]) AS pairs (id, event_id, endpoint_id)
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING)
+       ON CONFLICT (event_id, endpoint_id) WHERE replay_id IS NULL DO NOTHING)
      -- The ids through a subquery, as in the first statement: with the whole batch in view, the
      -- planner chose to read a small outbox whole rather than look each event up.
      UPDATE outbox_events SET dispatched_at = $4, fan_out_to = NULL

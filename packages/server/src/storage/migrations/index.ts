@@ -15,6 +15,7 @@ import { transactionChangeOrder } from './0025-transaction-change-order.js';
 import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
 import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.js';
 import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
+import { webhookReplays } from './0029-webhook-replays.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -60,6 +61,7 @@ export const migrations: readonly Migration[] = [
     postgresSql: deliveryAutovacuum,
   },
   { version: 28, name: 'webhook-endpoint-policy', sql: webhookEndpointPolicy },
+  { version: 29, name: 'webhook-replays', sql: webhookReplays },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
