@@ -26,7 +26,7 @@ export const replayInputSchema = z
   .strictObject({
     /** The window's start, inclusive; no older than `REPLAY_LIMITS.maxAgeDays`. */
     since: instant('since'),
-    /** The window's end, exclusive, after `since`; now when not given. */
+    /** The window's end, exclusive, after `since`; every event written so far when not given. */
     until: instant('until').optional(),
     /** Only events of these kinds (of those the endpoint takes); every kind when not given. */
     kinds: z

@@ -22,7 +22,7 @@ export interface ReplayRequest {
   endpointId: string;
   /** The window's start, inclusive. */
   since: Date;
-  /** The window's end, exclusive; now when not given. */
+  /** The window's end, exclusive; every event written so far when not given. */
   until?: Date | undefined;
   /** Only these kinds; every kind the endpoint takes when not given. */
   kinds?: readonly string[] | undefined;
@@ -81,14 +81,14 @@ export async function replayEvents(
 ): Promise<QueuedReplay> {
   const { replay, clock, newId } = options;
   const now = new Date(clock.now());
-  const until = replay.until ?? now;
+  const { until } = replay;
   if (replay.since.getTime() < now.getTime() - REPLAY_LIMITS.maxAgeDays * dayMs) {
     throw refuse(
       'since',
       `since must be within the last ${REPLAY_LIMITS.maxAgeDays} days (the events' retention)`,
     );
   }
-  if (until.getTime() <= replay.since.getTime()) {
+  if (until !== undefined && until.getTime() <= replay.since.getTime()) {
     throw refuse('until', 'until must be after since');
   }
   const states = replay.states ?? REPLAY_LIMITS.defaultStates;
@@ -149,7 +149,7 @@ export async function replayEvents(
         metadata: {
           replayId: id,
           since: replay.since.toISOString(),
-          until: until.toISOString(),
+          until: until?.toISOString() ?? null,
           kinds: replay.kinds === undefined ? null : [...replay.kinds],
           states: [...states],
           count: candidates.length,

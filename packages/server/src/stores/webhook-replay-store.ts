@@ -20,7 +20,8 @@ export interface ReplayCandidate {
 export interface ReplayWindow {
   endpointId: string;
   since: Date;
-  until: Date;
+  /** The window's end, exclusive; `undefined` for every event written so far. */
+  until: Date | undefined;
   /** Only these kinds (of those the endpoint takes); `undefined` for every kind. */
   kinds: readonly string[] | undefined;
   states: readonly string[];
@@ -32,7 +33,7 @@ export interface ReplayWindow {
 }
 
 /**
- * @internal At most `limit` events written in `[since, until)` of the kinds the endpoint takes
+ * @internal At most `limit` events written in `[since, until)` (or since `since`) of the kinds the endpoint takes
  * (its list, or every kind) and of `kinds`, whose state towards the endpoint is one of `states`,
  * in the outbox's order. An event with a pending delivery that has not failed, or one a worker
  * holds now, is on its way and never a candidate.
@@ -58,7 +59,7 @@ export async function findReplayCandidates(
                 SELECT d.id, d.state, d.attempts, d.lease_until FROM deliveries AS d
                  WHERE d.event_id = ev.id AND d.endpoint_id = $1
                  ORDER BY d.created_at DESC, d.id DESC LIMIT 1) AS latest ON true
-             WHERE ev.created_at >= $2 AND ev.created_at < $3 AND ev.event <> $4
+             WHERE ev.created_at >= $2 AND ($3::timestamptz IS NULL OR ev.created_at < $3) AND ev.event <> $4
                AND (ev.event = ANY (endpoint.events) OR '*' = ANY (endpoint.events))
                AND ($5::text[] IS NULL OR ev.event = ANY ($5::text[])))
      SELECT event_id, state, delivery_id FROM events
@@ -66,7 +67,7 @@ export async function findReplayCandidates(
     [
       window.endpointId,
       window.since,
-      window.until,
+      window.until ?? null,
       window.exceptKind,
       window.kinds === undefined ? null : [...window.kinds],
       [...window.states],
@@ -82,7 +83,7 @@ export interface ReplayRecord {
   id: string;
   endpointId: string;
   since: Date;
-  until: Date;
+  until: Date | undefined;
   kinds: readonly string[] | undefined;
   states: readonly string[];
   now: Date;
@@ -115,7 +116,7 @@ export async function insertReplay(queryable: Queryable, replay: ReplayRecord): 
       replay.id,
       replay.endpointId,
       replay.since,
-      replay.until,
+      replay.until ?? null,
       replay.kinds === undefined ? null : [...replay.kinds],
       [...replay.states],
       [...replay.deliveryIds],

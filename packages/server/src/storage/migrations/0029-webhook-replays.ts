@@ -3,14 +3,15 @@
  * replay's record, and its deliveries marked with it (`deliveries.replay_id`), written in one
  * transaction. A replayed event is a new delivery of an event that may have one to the endpoint
  * already, so one delivery per event and endpoint now holds for the fan-out's deliveries only
- * (`replay_id IS NULL`); `deliveries_replay` serves a replay's progress (its pending ones).
+ * (`replay_id IS NULL`); `deliveries_replay` serves a replay's progress (its pending ones). A
+ * replay without `until` took every event written before it.
  */
 export const webhookReplays = `
 CREATE TABLE webhook_replays (
   id text PRIMARY KEY,
   endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
   since timestamptz NOT NULL,
-  until timestamptz NOT NULL CHECK (until > since),
+  until timestamptz CHECK (until > since),
   kinds text[],
   states text[] NOT NULL,
   count integer NOT NULL CHECK (count >= 0),
