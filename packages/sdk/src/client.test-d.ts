@@ -12,7 +12,9 @@ import type {
   InboxSendResult,
   KeysetPage,
   PagePromise,
+  QueuedReplay,
   QueuedTestDelivery,
+  Replay,
   RotatedWebhookSecret,
   UpdateWebhookEndpointInput,
   WebhookEndpoint,
@@ -53,6 +55,15 @@ describe('the client surface', () => {
     expectTypeOf(client.webhookEndpoints.test('we_1')).toEqualTypeOf<
       APIPromise<QueuedTestDelivery>
     >();
+    expectTypeOf(
+      client.webhookEndpoints.replay('we_1', { since: '2026-03-01T09:00:00Z' }),
+    ).toEqualTypeOf<APIPromise<QueuedReplay>>();
+    expectTypeOf(client.replays.get('rpl_1')).toEqualTypeOf<APIPromise<Replay>>();
+    expectTypeOf<Replay['sent']>().toEqualTypeOf<number>();
+    // @ts-expect-error: a replay's states are delivered, failed, dead and missing.
+    client.webhookEndpoints.replay('we_1', { since: '2026-03-01T09:00:00Z', states: ['pending'] });
+    // @ts-expect-error: since is required.
+    client.webhookEndpoints.replay('we_1', {});
     expectTypeOf(client.deliveries.list({ state: 'dead' })).toEqualTypeOf<
       PagePromise<CursorPage<Delivery>, Delivery>
     >();

@@ -235,6 +235,14 @@ const routes: {
     capability: 'webhooks.manage',
     success: 202,
   },
+  {
+    method: 'POST',
+    url: (f) => `/api/webhook-endpoints/${f.endpointId}/replay`,
+    body: () => ({ since: '2026-03-01T08:00:00Z' }),
+    capability: 'webhooks.manage',
+    success: 202,
+  },
+  { method: 'GET', url: '/api/replays/rpl_none', capability: 'webhooks.manage', success: 404 },
 ];
 
 const server = useTestServer({

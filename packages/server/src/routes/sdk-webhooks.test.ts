@@ -96,6 +96,37 @@ describe.skipIf(testDriver !== 'pglite')('the SDK on webhook endpoints and deliv
     await expect(client.deliveries.retry('dlv_none')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('replays an event missed while the endpoint was disabled, and reads the replay', async () => {
+    const { client } = server;
+    const endpoint = await server.addEndpoint();
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    await client.webhookEndpoints.update(endpoint.id, { state: 'disabled' });
+    const ada = await client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+    await client.webhookEndpoints.update(endpoint.id, { state: 'active' });
+
+    const queued = await client.webhookEndpoints.replay(endpoint.id, {
+      since,
+      kinds: ['contact.created'],
+      states: ['missing'],
+    });
+    expect(queued).toEqual({ id: expect.stringMatching(/^rpl_/), count: 1 });
+    const arrived = await endpoint.nextDelivery();
+    expect(arrived.event).toMatchObject({ event: 'contact.created', data: { id: ada.id } });
+    const replay = await client.replays.get(queued.id);
+    expect(replay).toMatchObject({ id: queued.id, count: 1 });
+    expect(['running', 'done']).toContain(replay.state);
+
+    const tooOld = await client.webhookEndpoints
+      .replay(endpoint.id, { since: '2020-01-01T00:00:00Z' })
+      .catch((error: unknown) => error);
+    expect(tooOld).toBeInstanceOf(ValidationError);
+    expect((tooOld as ValidationError).body?.errors?.[0]?.path).toBe('since');
+    await expect(client.replays.get('rpl_none')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.webhookEndpoints.replay('we_none', { since })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
   it('is PermissionDeniedError for a role without webhooks.manage', async () => {
     const manager = new FollowUp({
       token: await server.issueToken('MANAGER'),
@@ -104,5 +135,6 @@ describe.skipIf(testDriver !== 'pglite')('the SDK on webhook endpoints and deliv
     });
     await expect(manager.webhookEndpoints.list()).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(manager.deliveries.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(manager.replays.get('rpl_1')).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 });
