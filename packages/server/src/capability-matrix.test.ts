@@ -16,6 +16,8 @@ interface Fixture {
   /** A delivery id no delivery has: an allowed caller gets past the capability to the 404. */
   deliveryId: string;
   endpointId: string;
+  /** A replay id no replay has: an allowed caller gets past the capability to the 404. */
+  replayId: string;
 }
 
 // Every route of the API that needs a capability (the Routes table of docs/api-contract.md), with
@@ -242,7 +244,12 @@ const routes: {
     capability: 'webhooks.manage',
     success: 202,
   },
-  { method: 'GET', url: '/api/replays/rpl_none', capability: 'webhooks.manage', success: 404 },
+  {
+    method: 'GET',
+    url: (f) => `/api/replays/${f.replayId}`,
+    capability: 'webhooks.manage',
+    success: 404,
+  },
 ];
 
 const server = useTestServer({
@@ -321,6 +328,7 @@ describe('capability matrix over HTTP', () => {
             role: 'AGENT',
           }),
           deliveryId: 'dlv_none',
+          replayId: 'rpl_none',
           endpointId: await create('/api/webhook-endpoints', { url: 'https://hooks.example.com/' }),
         };
         const url = typeof route.url === 'string' ? route.url : route.url(fixture);
@@ -367,6 +375,7 @@ describe('capability matrix over HTTP', () => {
               userId: '{id}',
               deliveryId: '{id}',
               endpointId: '{id}',
+              replayId: '{id}',
             });
       return `${route.method} ${url}`;
     });

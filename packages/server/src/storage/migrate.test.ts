@@ -38,6 +38,7 @@ const tables = [
   'users',
   'web_flashes',
   'webhook_endpoints',
+  'webhook_replays',
 ];
 
 describe('migrate', () => {
