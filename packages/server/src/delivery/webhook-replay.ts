@@ -60,10 +60,10 @@ function refuse(field: 'since' | 'until', message: string): FollowUpServerError 
  * sent by the worker with the endpoint's signing, retries and limits), written with the replay's
  * record and its audit entry (`endpoint.replayed`) in one transaction, so that a replay is
  * queued whole or not at all. A `failed` event's pending delivery is ended (dead, "replayed as
- * rpl_…"), so the event is sent once. An unknown endpoint is `endpoint_not_found`, a disabled one
- * `endpoint_disabled`; `since` older than `REPLAY_LIMITS.maxAgeDays` is `invalid_replay_since`,
- * `until` not after `since` or a window holding more than `REPLAY_LIMITS.maxEvents` events
- * `invalid_replay_until`.
+ * rpl_…"), so the event is sent once; one a worker claimed meanwhile is left to it, not queued.
+ * An unknown endpoint is `endpoint_not_found`, a disabled one `endpoint_disabled`; `since`
+ * older than `REPLAY_LIMITS.maxAgeDays` is `invalid_replay_since`, `until` not after `since` or
+ * a window holding more than `REPLAY_LIMITS.maxEvents` events `invalid_replay_until`.
  *
  * @example
  * ```ts
@@ -123,8 +123,7 @@ export async function replayEvents(
       );
     }
     const id = newId('rpl');
-    const deliveryIds = candidates.map(() => newId('dlv'));
-    await insertReplay(transaction, {
+    const count = await insertReplay(transaction, {
       id,
       endpointId: replay.endpointId,
       since: replay.since,
@@ -132,13 +131,11 @@ export async function replayEvents(
       kinds: replay.kinds,
       states,
       now,
-      deliveryIds,
-      eventIds: candidates.map((candidate) => candidate.event_id),
-      supersededDeliveryIds: candidates.flatMap((candidate) =>
-        candidate.state === 'failed' && candidate.delivery_id !== null
-          ? [candidate.delivery_id]
-          : [],
-      ),
+      deliveries: candidates.map((candidate) => ({
+        id: newId('dlv'),
+        eventId: candidate.event_id,
+        supersedes: candidate.state === 'failed' ? candidate.delivery_id : null,
+      })),
     });
     await recordAuditEntry(
       transaction,
@@ -152,13 +149,13 @@ export async function replayEvents(
           until: until?.toISOString() ?? null,
           kinds: replay.kinds === undefined ? null : [...replay.kinds],
           states: [...states],
-          count: candidates.length,
+          count,
         },
       },
       { clock, newId },
     );
-    if (candidates.length > 0) await notifyOutboxListeners(transaction);
-    return { id, count: candidates.length };
+    if (count > 0) await notifyOutboxListeners(transaction);
+    return { id, count };
   });
 }
 

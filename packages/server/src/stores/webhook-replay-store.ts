@@ -87,31 +87,46 @@ export interface ReplayRecord {
   kinds: readonly string[] | undefined;
   states: readonly string[];
   now: Date;
-  /** One new delivery per event, due at `now`: their ids and events, pairwise. */
-  deliveryIds: readonly string[];
-  eventIds: readonly string[];
-  /** Pending deliveries that failed so far: ended, their event now sent by the replay. */
-  supersededDeliveryIds: readonly string[];
+  /** One new delivery per event, due at `now`: their ids, events, and what they supersede. */
+  deliveries: readonly {
+    id: string;
+    eventId: string;
+    /** The pending delivery of the event that failed so far (`failed`), or `null`. */
+    supersedes: string | null;
+  }[];
 }
 
 /**
- * @internal Writes a replay, its deliveries (due at `now`, marked with it) and ends the pending
- * deliveries it supersedes (dead, `last_error` naming the replay), in one statement; call it
- * in the transaction that read the candidates.
+ * @internal Writes a replay and its deliveries (due at `now`, marked with it), ending the
+ * pending deliveries they supersede (dead, `last_error` naming the replay), in one statement;
+ * call it in the transaction that read the candidates. A superseded delivery that a worker
+ * claimed since it was read (its lease held, or no longer pending) is left to that worker, and
+ * its event is not queued again: the event goes once. Answers how many deliveries it queued.
  */
-export async function insertReplay(queryable: Queryable, replay: ReplayRecord): Promise<void> {
-  await queryable.query(
-    `WITH replay AS (
+export async function insertReplay(queryable: Queryable, replay: ReplayRecord): Promise<number> {
+  const { rows } = await queryable.query<{ count: number }>(
+    `WITH superseded AS (
+       -- A claim holding the row makes this wait for its commit, then see its lease.
+       UPDATE deliveries
+          SET state = 'dead', next_attempt_at = NULL, last_error = 'replayed as ' || $1
+        WHERE id = ANY ($10::text[]) AND state = 'pending'
+          AND (lease_until IS NULL OR lease_until <= $8)
+       RETURNING id),
+     pairs AS (
+       SELECT pair.id, pair.event_id
+         FROM unnest($7::text[], $9::text[], $10::text[]) AS pair (id, event_id, supersedes)
+        WHERE pair.supersedes IS NULL
+           OR pair.supersedes IN (SELECT superseded.id FROM superseded)),
+     replay AS (
        INSERT INTO webhook_replays (id, endpoint_id, since, until, kinds, states, count, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, cardinality($7::text[]), $8) RETURNING id),
+       VALUES ($1, $2, $3, $4, $5, $6, (SELECT count(*) FROM pairs), $8) RETURNING id),
      queued AS (
        INSERT INTO deliveries
               (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, replay_id)
        SELECT pairs.id, pairs.event_id, $2, 'pending', 0, $8, $8, replay.id
-         FROM unnest($7::text[], $9::text[]) AS pairs (id, event_id) CROSS JOIN replay)
-     UPDATE deliveries
-        SET state = 'dead', next_attempt_at = NULL, last_error = 'replayed as ' || $1
-      WHERE id = ANY ($10::text[]) AND state = 'pending'`,
+         FROM pairs CROSS JOIN replay
+       RETURNING id)
+     SELECT (SELECT count(*) FROM queued)::int AS count`,
     [
       replay.id,
       replay.endpointId,
@@ -119,12 +134,13 @@ export async function insertReplay(queryable: Queryable, replay: ReplayRecord): 
       replay.until ?? null,
       replay.kinds === undefined ? null : [...replay.kinds],
       [...replay.states],
-      [...replay.deliveryIds],
+      replay.deliveries.map((delivery) => delivery.id),
       replay.now,
-      [...replay.eventIds],
-      [...replay.supersededDeliveryIds],
+      replay.deliveries.map((delivery) => delivery.eventId),
+      replay.deliveries.map((delivery) => delivery.supersedes),
     ],
   );
+  return rows[0]?.count ?? 0;
 }
 
 /** @internal A replay's progress: how many deliveries it queued, and how many are pending. */
