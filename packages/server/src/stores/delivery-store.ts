@@ -109,7 +109,9 @@ export async function makeDeliveryDue(
 
 /**
  * @internal Makes every failed delivery of an endpoint created at or after `since` due at
- * `now` (the dead ones, and the pending ones with an attempt); answers them, oldest first.
+ * `now` (the dead ones, and the pending ones with an attempt); answers them, oldest first. Only
+ * an event's latest delivery to the endpoint: one a replay superseded with a new delivery is
+ * passed by, so that the event is not sent twice.
  */
 export async function makeFailedDeliveriesDue(
   transaction: Queryable,
@@ -120,6 +122,11 @@ export async function makeFailedDeliveriesDue(
              UPDATE deliveries SET state = 'pending', next_attempt_at = $3, lease_until = NULL
               WHERE endpoint_id = $1 AND created_at >= $2
                 AND (state = 'dead' OR (state = 'pending' AND attempts > 0))
+                AND NOT EXISTS (
+                      SELECT FROM deliveries AS later
+                       WHERE later.event_id = deliveries.event_id
+                         AND later.endpoint_id = deliveries.endpoint_id
+                         AND (later.created_at, later.id) > (deliveries.created_at, deliveries.id))
              RETURNING *)
            SELECT ${columns} FROM updated AS d JOIN outbox_events AS ev ON ev.id = d.event_id
             ORDER BY d.created_at, d.id`,

@@ -4,6 +4,7 @@ import { useTestDatabase } from '../../test/support/database.js';
 import { fanOutEvents } from '../delivery/fan-out.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
+import { makeFailedDeliveriesDue } from './delivery-store.js';
 import { recordOutboxEvent } from './outbox-store.js';
 import { findReplayProgress, insertReplay } from './webhook-replay-store.js';
 
@@ -65,6 +66,21 @@ describe('insertReplay', () => {
       count: 1,
       pending: 1,
     });
+  });
+
+  it("is not undone by a recovery: the superseded delivery stays dead, the replay's is due", async () => {
+    const failed = await aFailedDelivery(null);
+    await insertReplay(database(), replayOf(failed));
+    clock.advance(60_000);
+    const recovered = await makeFailedDeliveriesDue(database(), {
+      endpointId: failed.endpointId,
+      since: new Date('2026-03-01T08:00:00Z'),
+      now: new Date(clock.now()),
+    });
+    expect(recovered).toEqual([]);
+    expect((await deliveryStates()).find((row) => row.id === failed.deliveryId)?.state).toBe(
+      'dead',
+    );
   });
 
   it('leaves a failed delivery a worker claimed meanwhile to it, and queues nothing for it', async () => {
