@@ -55,10 +55,19 @@ export async function findReplayCandidates(
                      ELSE 'pending'
                    END AS state
               FROM outbox_events AS ev CROSS JOIN endpoint
+              -- The fan-out's delivery and the latest replayed one, each from its own index
+              -- (migration 29), and the later of the two.
               LEFT JOIN LATERAL (
-                SELECT d.id, d.state, d.attempts, d.lease_until FROM deliveries AS d
-                 WHERE d.event_id = ev.id AND d.endpoint_id = $1
-                 ORDER BY d.created_at DESC, d.id DESC LIMIT 1) AS latest ON true
+                SELECT found.* FROM (
+                  (SELECT d.id, d.state, d.attempts, d.lease_until, d.created_at
+                     FROM deliveries AS d
+                    WHERE d.event_id = ev.id AND d.endpoint_id = $1 AND d.replay_id IS NULL)
+                  UNION ALL
+                  (SELECT d.id, d.state, d.attempts, d.lease_until, d.created_at
+                     FROM deliveries AS d
+                    WHERE d.event_id = ev.id AND d.endpoint_id = $1 AND d.replay_id IS NOT NULL
+                    ORDER BY d.created_at DESC, d.id DESC LIMIT 1)) AS found
+                 ORDER BY found.created_at DESC, found.id DESC LIMIT 1) AS latest ON true
              WHERE ev.created_at >= $2 AND ($3::timestamptz IS NULL OR ev.created_at < $3) AND ev.event <> $4
                AND (ev.event = ANY (endpoint.events) OR '*' = ANY (endpoint.events))
                AND ($5::text[] IS NULL OR ev.event = ANY ($5::text[])))
