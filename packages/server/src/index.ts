@@ -41,7 +41,11 @@ export {
   type DeliveryWorker,
   type DeliveryWorkerOptions,
 } from './delivery/delivery-worker-options.js';
-export { DEFAULT_RETRY_DELAYS_SECONDS, parseRetryDelays } from './delivery/retry-schedule.js';
+export {
+  DEFAULT_RETRY_DELAYS_SECONDS,
+  MAX_RETRY_DELAYS,
+  parseRetryDelays,
+} from './delivery/retry-schedule.js';
 export { type SeedDemoDataOptions, type SeededDemoData, seedDemoData } from './demo/demo-data.js';
 export { FollowUpServerError, type FollowUpServerErrorOptions } from './errors.js';
 export {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_KINDS } from '../wire/event-kinds.js';
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '../wire/event-kinds.js';
 import { REPLAY_STATES } from '../wire/limits.js';
 import { openEnum } from './open-enum.js';
 
@@ -11,6 +11,15 @@ const instant = (name: string) =>
     offset: true,
     error: `${name} must be an ISO 8601 timestamp such as 2026-03-01T09:00:00Z`,
   });
+
+// Typed as their unions, so that the reference names the type instead of spelling out each value.
+const replayKind: z.ZodType<WebhookEventKind, WebhookEventKind> = z.enum(WEBHOOK_EVENT_KINDS, {
+  error: `must be one of ${WEBHOOK_EVENT_KINDS.join(', ')}`,
+});
+type ReplayState = (typeof REPLAY_STATES)[number];
+const replayState: z.ZodType<ReplayState, ReplayState> = z.enum(REPLAY_STATES, {
+  error: `must be one of ${REPLAY_STATES.join(', ')}`,
+});
 
 /**
  * Schema of a replay's input: the window `since` (inclusive) to `until` (exclusive, default
@@ -30,11 +39,7 @@ export const replayInputSchema = z
     until: instant('until').optional(),
     /** Only events of these kinds (of those the endpoint takes); every kind when not given. */
     kinds: z
-      .array(
-        z.enum(WEBHOOK_EVENT_KINDS, {
-          error: `must be one of ${WEBHOOK_EVENT_KINDS.join(', ')}`,
-        }),
-      )
+      .array(replayKind)
       .min(1, 'must list at least one kind')
       .max(WEBHOOK_EVENT_KINDS.length, `must list at most ${WEBHOOK_EVENT_KINDS.length} kinds`)
       .optional(),
@@ -44,7 +49,7 @@ export const replayInputSchema = z
      * or while it was disabled). Default `failed`, `dead`, `missing`.
      */
     states: z
-      .array(z.enum(REPLAY_STATES, { error: `must be one of ${REPLAY_STATES.join(', ')}` }))
+      .array(replayState)
       .min(1, 'must list at least one state')
       .max(REPLAY_STATES.length, `must list at most ${REPLAY_STATES.length} states`)
       .optional(),
