@@ -7,8 +7,11 @@ import {
 import type { CliClock } from './cli-io.js';
 import type { ListenStart } from './listen-options.js';
 
-/** @internal The first wait of an idle feed, and the longest: events arrive within 1 s. */
-export const POLL_BACKOFF_MS = { first: 100, max: 1_000 } as const;
+/**
+ * @internal The first wait of an idle feed, and the longest: 800 ms, so that an event is read
+ * within a second of its commit, the poll's own round trip included.
+ */
+export const POLL_BACKOFF_MS = { first: 100, max: 800 } as const;
 
 /** @internal Options of {@link followEvents}. */
 export interface FollowEventsOptions {
@@ -27,7 +30,7 @@ export interface FollowEventsOptions {
 /**
  * @internal Follows `GET /api/events` until `signal` aborts: from the end of the feed (`now`),
  * its beginning, or after an event; each event handed to `onEvent` in the feed's order (commit
- * order). An idle feed is polled again after 100 ms, then waits doubling up to 1 s, back to
+ * order). An idle feed is polled again after 100 ms, then waits doubling up to 800 ms, back to
  * 100 ms when an event arrives, so that an event is seen within about a second of its commit.
  *
  * @returns The id of the last event handed over (where to resume), or the one it started after.
