@@ -92,7 +92,7 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
   it.each([
     ['the home page', '/index.html', 'home.png'],
     ['the module list', '/modules.html', 'modules.png'],
-    ['the SDK client class', '/classes/_followup_sdk.FollowUp.html', 'sdk-followup.png'],
+    ['the SDK client class', '/classes/_followup_sdk.index.FollowUp.html', 'sdk-followup.png'],
     ['the API contract', '/documents/docs_api-contract.html', 'api-contract.png'],
   ])('renders %s without a console error', async (_name, path, screenshot) => {
     expect(existsSync(join(site, path)), `${path} is missing from the site`).toBe(true);
