@@ -23,7 +23,7 @@ import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 import { findDeliveryContent, readDeliveryPage } from '../stores/delivery-list-store.js';
 import type { DeliveryRow } from '../stores/delivery-store.js';
-import { limitParameter } from './list-query.js';
+import { cursorParameter, limitParameter } from './list-query.js';
 import {
   actorOf,
   cursorPosition,
@@ -40,12 +40,7 @@ const deliveryKinds = [...WEBHOOK_EVENT_KINDS, TEST_EVENT_KIND] as const;
 
 const listQuery = z.strictObject({
   limit: limitParameter,
-  cursor: z
-    .string()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe('The nextCursor of the previous page; send the same limit and filters'),
+  cursor: cursorParameter,
   endpoint: boundedText({ min: 1, max: INPUT_LIMITS.id })
     .optional()
     .describe('Only the deliveries to this endpoint (we_…)'),

@@ -46,6 +46,17 @@ export const limitParameter = integerParameter('limit', {
   .transform((value) => value ?? DEFAULT_LIST_LIMIT);
 
 /**
+ * @internal `cursor` of the webhook API's keyset lists: the `nextCursor` of the previous page,
+ * opaque, at most 1,024 characters; the route checks it against its limit and filters.
+ */
+export const cursorParameter = z
+  .string()
+  .min(1)
+  .max(1024)
+  .optional()
+  .describe('The nextCursor of the previous page; send the same limit and filters');
+
+/**
  * @internal The query of limit/offset lists: `limit` (1 to 200, default 50) and `offset` (0 to
  * 100,000). Any other parameter is a 400 `validation_failed`, never ignored.
  */

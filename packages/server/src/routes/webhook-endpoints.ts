@@ -25,7 +25,7 @@ import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../problem-error.js';
 import type { Database } from '../storage/database.js';
 import { readEndpointPage } from '../stores/webhook-endpoint-list-store.js';
-import { limitParameter } from './list-query.js';
+import { cursorParameter, limitParameter } from './list-query.js';
 import {
   actorOf,
   cursorPosition,
@@ -41,12 +41,7 @@ const endpointStates = ['active', 'failing', 'disabled'] as const;
 
 const listQuery = z.strictObject({
   limit: limitParameter,
-  cursor: z
-    .string()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe('The nextCursor of the previous page; send the same limit and filters'),
+  cursor: cursorParameter,
   subscriber: subscriberKeySchema.optional().describe('Only the endpoints of this subscriber'),
   state: z
     .enum(endpointStates, { error: `state must be one of ${endpointStates.join(', ')}` })
