@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Database } from './database.js';
+import type { Database, ListenOptions } from './database.js';
 import {
   isDatabaseUnreachable,
   underlyingDatabase,
@@ -73,5 +73,45 @@ describe('watchReachability', () => {
     // What keys state by database (the token caches) finds the database behind its watch.
     expect(underlyingDatabase(watched)).toBe(database);
     expect(underlyingDatabase(database)).toBe(database);
+  });
+
+  it('tells once that a listening connection was lost and once that it is back, and passes on every change', async () => {
+    let onListening: ListenOptions['onListening'];
+    const database = {
+      driver: 'postgres',
+      query: async () => ({ rows: [], rowCount: 0 }),
+      transaction: async (callback) => callback(database),
+      async listen(_channel, _onNotify, options) {
+        onListening = options?.onListening;
+        return async () => {};
+      },
+      close: async () => {},
+    } satisfies Database as Database;
+    const told: string[] = [];
+    const watched = watchReachability(database, {
+      onUnreachable: () => told.push('unreachable'),
+      onReachable: () => told.push('reachable'),
+      onListenerLost: (channel, error) =>
+        told.push(`lost ${channel} ${(error as { code: string }).code}`),
+      onListenerBack: (channel) => told.push(`back ${channel}`),
+    });
+    const passed: boolean[] = [];
+    await watched.listen?.('token_revoked', () => {}, {
+      onListening: (listening) => passed.push(listening),
+    });
+    const refused = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    // Up at first: no news. Lost, then lost again (a failed attempt to reconnect), then back.
+    onListening?.(true);
+    onListening?.(false, Object.assign(new Error('terminating'), { code: '57P01' }));
+    onListening?.(false, refused);
+    onListening?.(true);
+    onListening?.(true);
+    expect(told).toEqual(['lost token_revoked 57P01', 'back token_revoked']);
+    expect(passed).toEqual([true, false, false, true, true]);
+    // A first connection that cannot be made is a loss too.
+    await watched.listen?.('outbox_events', () => {});
+    onListening?.(false, refused);
+    onListening?.(true);
+    expect(told.slice(2)).toEqual(['lost outbox_events ECONNREFUSED', 'back outbox_events']);
   });
 });

@@ -40,6 +40,13 @@ export interface ReachabilityListener {
   onUnreachable: (error: unknown) => void;
   /** The first success after an outage. */
   onReachable: () => void;
+  /**
+   * A listening connection (`LISTEN` on `channel`) was lost, or could not be made: once, until
+   * it is back, however many attempts to make it again fail meanwhile.
+   */
+  onListenerLost?: (channel: string, error: unknown) => void;
+  /** A listening connection that was lost listens again. */
+  onListenerBack?: (channel: string) => void;
 }
 
 const watched = Symbol.for('followup.reachabilityWatched');
@@ -92,22 +99,47 @@ export function watchReachability(database: Database, listener: ReachabilityList
   };
   if (database.listen) {
     const listen = database.listen.bind(database);
-    watchedDatabase.listen = (channel, onNotify, options) => listen(channel, onNotify, options);
+    watchedDatabase.listen = (channel, onNotify, options = {}) => {
+      // Whether this listener was lost: its first connection coming up is no news.
+      let lost = false;
+      return listen(channel, onNotify, {
+        ...options,
+        onListening(listening, error) {
+          options.onListening?.(listening, error);
+          if (!listening && !lost) {
+            lost = true;
+            listener.onListenerLost?.(channel, error);
+          } else if (listening && lost) {
+            lost = false;
+            listener.onListenerBack?.(channel);
+          }
+        },
+      });
+    };
   }
   return watchedDatabase;
 }
 
-/** @internal The two lines {@link watchDatabaseOutages} writes. */
+/** @internal The lines {@link watchDatabaseOutages} writes. */
 export interface OutageLogger {
-  error: (fields: object, message: string) => void;
-  info: (message: string) => void;
+  error(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  info(message: string): void;
+}
+
+/** The SQLSTATE or socket error code of an error, never its message (which may quote SQL). */
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | null | undefined)?.code ?? null;
 }
 
 /**
  * @internal A PostgreSQL database watched by {@link watchReachability} for `logger` (read when
  * a line is written; `undefined` writes nothing): an error line when it stops answering (with
  * the error's code, never its message, which may quote a statement), an info line when it
- * answers again. PGlite, in this process, cannot become unreachable: returned as it is.
+ * answers again; and for each listening connection (the delivery worker's wake-ups, the token
+ * cache's revocations) a warning when it is lost and an info line when it listens again.
+ * PGlite, in this process, cannot become unreachable: returned as it is.
  */
 export function watchDatabaseOutages(
   database: Database,
@@ -117,9 +149,12 @@ export function watchDatabaseOutages(
   return watchReachability(database, {
     onUnreachable: (error) =>
       logger()?.error(
-        { code: (error as { code?: unknown } | null)?.code ?? null },
+        { code: codeOf(error) },
         'database unreachable: requests answer 503 until it is back',
       ),
     onReachable: () => logger()?.info('database reachable again'),
+    onListenerLost: (channel, error) =>
+      logger()?.warn({ channel, code: codeOf(error) }, 'notification listener lost: reconnecting'),
+    onListenerBack: (channel) => logger()?.info({ channel }, 'notification listener back'),
   });
 }

@@ -37,8 +37,12 @@ export interface Queryable {
 
 /** Options of {@link Database.listen}. */
 export interface ListenOptions {
-  /** Told whether the listening connection is up, each time that changes. */
-  onListening?: (listening: boolean) => void;
+  /**
+   * Told whether the listening connection is up, each time that changes: `true` once `LISTEN`
+   * is done, `false` with the error when it is lost or cannot be made (once, however many
+   * attempts to make it again fail meanwhile).
+   */
+  onListening?: (listening: boolean, error?: unknown) => void;
   /**
    * Lets pass the notifications whose payload is `<schema>:…` for another schema than the
    * connection's own (another deployment or test in the same database); a payload of any other
@@ -73,8 +77,10 @@ export interface Database extends Queryable {
   /**
    * Calls `onNotify` for each PostgreSQL notification on `channel` (`LISTEN`), received on a
    * connection of its own (outside the pool that runs queries), until the returned function is
-   * called, with the notification's payload; after a lost connection it reconnects, and calls
-   * `onNotify` once without one (`undefined`), for what it may have missed. On PGlite, which is one
+   * called, with the notification's payload; after a lost connection it reconnects on its own
+   * (after 50 ms, then waits that double up to a second between attempts, for as long as it
+   * takes), issues its `LISTEN` again, and calls `onNotify` once without a payload
+   * (`undefined`), for what it may have missed. On PGlite, which is one
    * process's alone, it does nothing (a process tells itself directly). Optional: a `Database`
    * without it simply gets no notifications.
    *

@@ -19,6 +19,22 @@ function ofSchema(payload: string | undefined, schema: string | undefined): bool
   return payload.slice(0, separator) === schema;
 }
 
+/**
+ * @internal The first wait before a lost listening connection is made again: 50 ms, so that a
+ * connection dropped under a database that still runs (a terminated backend, a proxy that
+ * restarted) is back at once.
+ */
+export const LISTEN_RETRY_INITIAL_MS = 50;
+
+/**
+ * @internal The longest wait between two attempts to make a lost listening connection again: 1
+ * second. Each failed attempt doubles the wait up to it (50, 100, 200, 400, 800 ms, then every
+ * second), so a database that is down for long costs each listener one refused connection a
+ * second, and one that comes back is listened to again within a second: a write on another
+ * instance wakes this one's delivery worker, and a revocation clears its token cache, as before.
+ */
+export const LISTEN_RETRY_MAX_MS = 1_000;
+
 /** @internal A {@link Database} over a `pg` pool (PostgreSQL). */
 export class PoolDatabase implements Database {
   readonly driver: DatabaseDriver;
@@ -112,25 +128,36 @@ export class PoolDatabase implements Database {
     let client: pg.Client | undefined;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
-    const schedule = () => {
-      options.onListening?.(false);
-      if (stopped || this.#closed) return;
-      retry = setTimeout(() => void connect(true), 1_000);
-      retry.unref?.();
+    // Whether the listening connection was up when last told (`undefined`: never told yet), so
+    // that `onListening` hears each change once, not once per failed reconnection.
+    let listening: boolean | undefined;
+    // The wait before the next reconnection, doubled by each failure up to the cap.
+    let retryDelayMs = LISTEN_RETRY_INITIAL_MS;
+    const tell = (now: boolean, error?: unknown) => {
+      if (listening === now) return;
+      listening = now;
+      options.onListening?.(now, error);
     };
-    const drop = (lost: pg.Client) => {
+    const schedule = (error: unknown) => {
+      tell(false, error);
+      if (stopped || this.#closed) return;
+      retry = setTimeout(() => void connect(true), retryDelayMs);
+      retry.unref?.();
+      retryDelayMs = Math.min(retryDelayMs * 2, LISTEN_RETRY_MAX_MS);
+    };
+    const drop = (lost: pg.Client, error: unknown) => {
       if (client !== lost) return;
       client = undefined;
       void this.#endListener(lost);
-      schedule();
+      schedule(error);
     };
     const connect = async (again: boolean): Promise<void> => {
       if (stopped || this.#closed) return;
       const connecting = newListener();
       this.#listeners.add(connecting);
       // Set before connect(): a refused connection emits 'error' too.
-      connecting.on('error', () => drop(connecting));
-      connecting.on('end', () => drop(connecting));
+      connecting.on('error', (error) => drop(connecting, error));
+      connecting.on('end', () => drop(connecting, new Error('Connection terminated')));
       let schema: string | undefined;
       connecting.on('notification', (message) => {
         if (message.channel !== channel) return;
@@ -147,12 +174,15 @@ export class PoolDatabase implements Database {
           schema = rows[0]?.schema ?? undefined;
         }
         await connecting.query(`LISTEN ${channel}`);
-      } catch {
-        return drop(connecting);
+      } catch (error) {
+        return drop(connecting, error);
       }
       if (client !== connecting) return;
+      retryDelayMs = LISTEN_RETRY_INITIAL_MS;
+      // Notifications sent while no connection listened are lost: what missed one would have
+      // done (a worker's look, a cache's clearing) is done once now.
       if (again) onNotify();
-      options.onListening?.(true);
+      tell(true);
     };
     await connect(false);
     return async () => {
