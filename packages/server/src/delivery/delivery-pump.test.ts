@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDeliveryPump, type FreedSlotPolicy } from './delivery-pump.js';
+import {
+  createDeliveryPump,
+  FAILED_LOOK_MAX_WAIT_MS,
+  type FreedSlotPolicy,
+} from './delivery-pump.js';
 
 // The pump alone, with a stand-in for the worker's look. Timers and the monotonic clock are fake
 // and never advanced unless a test says so: a look that happens without it needed no timer.
@@ -107,6 +111,56 @@ describe('the delivery pump', () => {
     pump.attemptEnded();
     await settle();
     expect(looks()).toBe(2);
+    pump.stop();
+  });
+});
+
+describe('the delivery pump while its looks fail', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits longer after each failed look, up to a cap, ignores ended attempts meanwhile, and recovers at a wake-up', async () => {
+    const pollIntervalMs = 1_000;
+    const state = { down: true };
+    const looksAt: number[] = [];
+    const errors: unknown[] = [];
+    const pump = createDeliveryPump({
+      async fill() {
+        looksAt.push(performance.now());
+        if (state.down) throw Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+        return false;
+      },
+      nextWaitMs: async () => pollIntervalMs,
+      pollIntervalMs,
+      wakeIntervalMs: 10,
+      freedSlots: 'always',
+      onError: (error) => errors.push(error),
+    });
+    pump.start(() => {});
+    await settle();
+    // Ten minutes of a database that is down, not a look a second.
+    await vi.advanceTimersByTimeAsync(600_000);
+    const waits = looksAt.slice(1).map((at, index) => at - (looksAt[index] ?? 0));
+    expect(waits.slice(0, 7)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect(Math.max(...waits)).toBe(FAILED_LOOK_MAX_WAIT_MS);
+    expect(errors).toHaveLength(looksAt.length);
+    // An attempt that ends meanwhile (its record failed too) starts no look of its own.
+    const looksSoFar = looksAt.length;
+    pump.attemptEnded();
+    await settle();
+    expect(looksAt).toHaveLength(looksSoFar);
+    // The database is back and a notification wakes the worker: it looks at once, and from then
+    // on at the poll interval again.
+    state.down = false;
+    pump.wake();
+    await settle();
+    expect(looksAt).toHaveLength(looksSoFar + 1);
+    await vi.advanceTimersByTimeAsync(pollIntervalMs);
+    expect(looksAt).toHaveLength(looksSoFar + 2);
     pump.stop();
   });
 });

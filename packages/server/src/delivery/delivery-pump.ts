@@ -42,8 +42,10 @@ export interface DeliveryPumpOptions {
 /**
  * @internal When the worker looks for work: at start, at each wake-up (at most one look per wake
  * interval, a burst of wake-ups answered by one look), when an attempt ends, when the next
- * delivery is due, and at least every poll interval. One look runs at a time; a wake-up during a
- * look is answered by another after it.
+ * delivery is due, and at least every poll interval. After a look that failed, the next comes
+ * with a wake-up or after a wait that grows with each failure in a row
+ * ({@link FAILED_LOOK_MAX_WAIT_MS}). One look runs at a time; a wake-up during a look is
+ * answered by another after it.
  */
 export interface DeliveryPump {
   /**
@@ -65,6 +67,15 @@ export interface DeliveryPump {
   stopped(): boolean;
 }
 
+/**
+ * @internal The longest wait after a look that failed (the database unreachable), when the poll
+ * interval is shorter: 30 seconds. Each look that fails in a row doubles the wait from the poll
+ * interval up to it, so a worker whose database is down tries a few times a minute rather than
+ * every second. It comes back sooner than that: on PostgreSQL the listening connection that
+ * reconnects when the database is back wakes the worker, and so does any write of this process.
+ */
+export const FAILED_LOOK_MAX_WAIT_MS = 30_000;
+
 /** @internal Creates the {@link DeliveryPump} of one worker. */
 export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
   const { fill, nextWaitMs, pollIntervalMs, wakeIntervalMs, freedSlots, onError } = options;
@@ -82,6 +93,8 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
   // When the last look started (the monotonic clock: the spacing of looks is about this
   // process's own work, not about the injected clock of due dates).
   let lastLookAt = Number.NEGATIVE_INFINITY;
+  // How many looks in a row failed: the wait after the last one grows with it.
+  let failures = 0;
 
   const look: Look = {
     stopping: () => phase === 'stopped',
@@ -108,16 +121,23 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
     looking = fill(look)
       .then(async (left) => {
         workLeft = left;
-        return phase === 'running' && !wokenDuringLook ? nextWaitMs(left) : pollIntervalMs;
+        const waitMs =
+          phase === 'running' && !wokenDuringLook ? await nextWaitMs(left) : pollIntervalMs;
+        failures = 0;
+        return waitMs;
       })
       .catch((error: unknown) => {
         workLeft = false;
+        failures++;
         onError(error);
-        return pollIntervalMs;
+        return failedLookWaitMs();
       })
       .then((waitMs) => {
         looking = undefined;
         if (phase === 'stopped') return;
+        // After a failed look, an attempt that ended (its record failed too, most likely) waits
+        // for the next look like the rest; a wake-up (a write, a notification) still comes first.
+        if (failures > 0) slotFreedDuringLook = false;
         const started = phase === 'running';
         const slotToFill = slotFreedDuringLook && fillsAtOnce(workLeft);
         // A freed slot with nothing known to be due is a wake-up.
@@ -133,6 +153,13 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
         }
       });
     return looking;
+  }
+
+  // The poll interval, doubled by each look that failed in a row after the first, up to
+  // FAILED_LOOK_MAX_WAIT_MS (or the poll interval when that is longer).
+  function failedLookWaitMs(): number {
+    const cap = Math.max(pollIntervalMs, FAILED_LOOK_MAX_WAIT_MS);
+    return Math.min(cap, pollIntervalMs * 2 ** Math.min(failures - 1, 30));
   }
 
   function untilNextLook(): number {
@@ -154,6 +181,8 @@ export function createDeliveryPump(options: DeliveryPumpOptions): DeliveryPump {
       slotFreedDuringLook = true;
       return;
     }
+    // While looks fail (the database is down), not a look per ended attempt: the backoff's.
+    if (failures > 0) return;
     if (!fillsAtOnce(workLeft)) {
       wake();
       return;

@@ -109,7 +109,11 @@ export interface DeliveryWorkerOptions {
    * after its record was written or failed to be. Never throws into the worker.
    */
   onAttempt?: (attempt: DeliveryAttemptObservation) => void;
-  /** Told about a failure of the worker itself (storage unreachable); it carries on. */
+  /**
+   * Told about a failure of the worker itself (storage unreachable); it carries on, and looks
+   * again after the poll interval, doubled by each failure in a row up to 30 seconds, or at the
+   * next wake-up (on PostgreSQL, its listening connection's return wakes it).
+   */
   onError?: (error: unknown) => void;
   /** Name resolution, for tests; defaults to the system resolver behind the address guard. */
   lookup?: LookupFunction;
