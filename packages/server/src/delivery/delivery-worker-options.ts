@@ -110,6 +110,13 @@ export interface DeliveryWorkerOptions {
    */
   onAttempt?: (attempt: DeliveryAttemptObservation) => void;
   /**
+   * Told each time a PostgreSQL notification wakes the worker: another instance committed
+   * outbox events (`reconnected: false`), or its listening connection, lost, listens again and
+   * it looks for what it may have missed (`reconnected: true`). For tests and diagnostics; never
+   * told on PGlite, where this process's own writes wake the worker directly.
+   */
+  onNotification?: (notification: { reconnected: boolean }) => void;
+  /**
    * Told about a failure of the worker itself (storage unreachable); it carries on, and looks
    * again after the poll interval, doubled by each failure in a row up to 30 seconds, or at the
    * next wake-up (on PostgreSQL, its listening connection's return wakes it).

@@ -137,8 +137,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         // On PostgreSQL, events committed by other instances wake this worker too: their
         // notifications name their schema, and another deployment's in the same database are
         // passed by.
+        const onNotification = options.onNotification;
+        const woken = onNotification
+          ? (payload?: string) => {
+              onNotification({ reconnected: payload === undefined });
+              pump.wake();
+            }
+          : pump.wake;
         listening = database
-          .listen?.(OUTBOX_CHANNEL, pump.wake, { ownSchemaOnly: true })
+          .listen?.(OUTBOX_CHANNEL, woken, { ownSchemaOnly: true })
           .catch((error: unknown) => {
             onError(error);
             return async () => {};
