@@ -56,6 +56,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/storage/data-directory-lock.test.ts',
       'src/storage/integer-text.test.ts',
       'src/storage/iso-timestamp.test.ts',
+      'src/storage/pool-database.test.ts',
       'src/stores/sql-home.test.ts',
       'src/tokens/token-format.test.ts',
       'src/tokens/token-label.test.ts',
