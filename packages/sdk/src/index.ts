@@ -177,6 +177,14 @@ export {
   deliveryAttemptListSchema,
   deliveryAttemptSchema,
 } from './schemas/delivery-attempt.js';
+export {
+  endpointDisabledEventSchema,
+  endpointEnabledEventSchema,
+  endpointFailingEventSchema,
+  endpointRecoveredEventSchema,
+  type WebhookEndpointStatus,
+  webhookEndpointStatusSchema,
+} from './schemas/endpoint-event-schemas.js';
 export { type EventList, eventFeedPageSchema, eventListSchema } from './schemas/event-list.js';
 export {
   type EventType,
@@ -239,6 +247,10 @@ export {
   type DealDeletedEvent,
   type DealUpdatedEvent,
   type EhrReceiptRecordedEvent,
+  type EndpointDisabledEvent,
+  type EndpointEnabledEvent,
+  type EndpointFailingEvent,
+  type EndpointRecoveredEvent,
   isKnownWebhookEvent,
   type KnownWebhookEvent,
   type MessageReceivedEvent,

@@ -2,7 +2,12 @@
 // every list the wire carries, written once; the server, its OpenAPI document, its log redaction
 // and the tests import these (see src/wire/README.md).
 export { CAPABILITIES, type Capability, ROLE_CAPABILITIES } from '../wire/capabilities.js';
-export { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '../wire/event-kinds.js';
+export {
+  ENDPOINT_EVENT_KINDS,
+  type EndpointEventKind,
+  WEBHOOK_EVENT_KINDS,
+  type WebhookEventKind,
+} from '../wire/event-kinds.js';
 export {
   BODY_LIMIT_BYTES,
   CONTACT_BATCH_MAX,

@@ -46,6 +46,23 @@ function message(createdAt: string, text = 'Could we move my appointment to Thur
   };
 }
 
+function endpointStatus(kind: string, createdAt: string) {
+  const failing = kind === 'endpoint.failing' || kind === 'endpoint.recovered';
+  return {
+    id: 'we_sample00000000000000000000',
+    url: 'https://hooks.example.com/followup',
+    subscriber: null,
+    state:
+      kind === 'endpoint.failing'
+        ? 'failing'
+        : kind === 'endpoint.disabled'
+          ? 'disabled'
+          : 'active',
+    reason: kind === 'endpoint.disabled' ? 'manual' : null,
+    failingSince: failing ? createdAt : null,
+  };
+}
+
 /**
  * @internal A body of each kind the wire contract names, as the server would send it: every
  * field its SDK schema (`webhookEventSchemas`) requires, and the ones the server adds (the whole
@@ -91,6 +108,11 @@ export function sampleEvent(kind: WebhookEventKind, stamp: SampleStamp): Webhook
           receivedAt: createdAt,
         },
       } as WebhookEvent;
+    case 'endpoint.failing':
+    case 'endpoint.disabled':
+    case 'endpoint.enabled':
+    case 'endpoint.recovered':
+      return { ...envelope, event: kind, data: endpointStatus(kind, createdAt) } as WebhookEvent;
   }
 }
 

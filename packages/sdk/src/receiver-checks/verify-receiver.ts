@@ -1,10 +1,15 @@
 import { ConfigurationError } from '../follow-up-error.js';
-import { WEBHOOK_EVENT_KINDS } from '../wire/event-kinds.js';
+import { ENDPOINT_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../wire/event-kinds.js';
 import { postDelivery } from './post-delivery.js';
 import { type CheckContext, CONTRACT_CHECKS, eventKindCheck } from './receiver-checks.js';
 import type { ReceiverCheck, ReceiverReport } from './receiver-report.js';
 import { largestSampleEvent, sampleEvent } from './sample-events.js';
 import { isSigningSecret } from './signing-secret.js';
+
+// What an endpoint subscribed to `*` takes: every kind but the operational ones.
+const DEFAULT_RECEIVER_KINDS = WEBHOOK_EVENT_KINDS.filter(
+  (kind) => !(ENDPOINT_EVENT_KINDS as readonly string[]).includes(kind),
+);
 
 /**
  * The server's default time limit of one delivery attempt, in milliseconds (its
@@ -32,8 +37,10 @@ export interface VerifyReceiverOptions {
   secret: string;
   /**
    * The event kinds to deliver one of each: `GET /api/event-types` of your server says which it
-   * sends. Defaults to every kind of this version's wire contract (`WEBHOOK_EVENT_KINDS`); a kind
-   * it has no sample body of is reported `skip`.
+   * sends. Defaults to every kind of this version's wire contract (`WEBHOOK_EVENT_KINDS`) that an
+   * endpoint subscribed to `*` takes: the operational `endpoint.*` kinds (`ENDPOINT_EVENT_KINDS`)
+   * reach only the endpoints that list them, so name them here to check a receiver of those. A
+   * kind it has no sample body of is reported `skip`.
    */
   eventKinds?: readonly string[];
   /** The `fetch` that posts the deliveries; the global one by default. */
@@ -99,7 +106,7 @@ export async function verifyReceiver(options: VerifyReceiverOptions): Promise<Re
     send: (delivery) =>
       postDelivery(url, delivery, { fetch: options.fetch, now, timeoutMs: timeoutMs + 5_000 }),
   };
-  const kinds = options.eventKinds ?? WEBHOOK_EVENT_KINDS;
+  const kinds = options.eventKinds ?? DEFAULT_RECEIVER_KINDS;
   const checks: ReceiverCheck[] = [];
   for (const definition of [...kinds.map(eventKindCheck), ...CONTRACT_CHECKS]) {
     const result = await definition.run(context);

@@ -3,6 +3,13 @@ import { timestampSchema } from '../internal/timestamp.js';
 import type { WebhookEventKind } from '../wire/event-kinds.js';
 import { contactSchema } from './contact.js';
 import { dealSchema } from './deal.js';
+import {
+  endpointDisabledEventSchema,
+  endpointEnabledEventSchema,
+  endpointFailingEventSchema,
+  endpointRecoveredEventSchema,
+} from './endpoint-event-schemas.js';
+import { envelope, eventSchema } from './event-envelope.js';
 import { inboxMessageSchema } from './inbox-message.js';
 
 /**
@@ -37,35 +44,6 @@ export const ehrReceiptSchema = z.looseObject({
  * ```
  */
 export type EhrReceipt = z.infer<typeof ehrReceiptSchema>;
-
-/** @internal The fields every event has, whatever its kind. */
-export const envelope = {
-  /**
-   * In a webhook, the delivery id (`dlv_…`, equal to `X-Service-Delivery` and `webhook-id`, the
-   * same on every retry); in `GET /api/events`, the event id (`evt_…`).
-   */
-  id: z.string().min(1),
-  /**
-   * The event's own id (`evt_…`), the same in every endpoint's delivery of it and in
-   * `GET /api/events`. Absent from the webhooks of releases before it was added.
-   */
-  eventId: z.string().min(1).optional(),
-  /** When the change happened (ISO 8601 UTC). */
-  createdAt: timestampSchema,
-};
-
-function eventSchema<const Kind extends WebhookEventKind, Data extends z.ZodType>(
-  kind: Kind,
-  data: Data,
-) {
-  return z.looseObject({
-    ...envelope,
-    /** The event kind. */
-    event: z.literal(kind),
-    /** The record the event is about (see each kind). */
-    data,
-  });
-}
 
 function updatedEventSchema<const Kind extends WebhookEventKind, Data extends z.ZodType>(
   kind: Kind,
@@ -220,6 +198,14 @@ export const webhookEventSchemas = {
   'message.received': messageReceivedEventSchema,
   /** {@link ehrReceiptRecordedEventSchema} */
   'ehr.receipt.recorded': ehrReceiptRecordedEventSchema,
+  /** {@link endpointFailingEventSchema} */
+  'endpoint.failing': endpointFailingEventSchema,
+  /** {@link endpointDisabledEventSchema} */
+  'endpoint.disabled': endpointDisabledEventSchema,
+  /** {@link endpointEnabledEventSchema} */
+  'endpoint.enabled': endpointEnabledEventSchema,
+  /** {@link endpointRecoveredEventSchema} */
+  'endpoint.recovered': endpointRecoveredEventSchema,
 } as const satisfies Record<WebhookEventKind, z.ZodType>;
 
 /**
@@ -240,4 +226,8 @@ export const knownWebhookEventSchema = z.discriminatedUnion('event', [
   dealDeletedEventSchema,
   messageReceivedEventSchema,
   ehrReceiptRecordedEventSchema,
+  endpointFailingEventSchema,
+  endpointDisabledEventSchema,
+  endpointEnabledEventSchema,
+  endpointRecoveredEventSchema,
 ]);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '../wire/event-kinds.js';
+import type {
+  endpointDisabledEventSchema,
+  endpointEnabledEventSchema,
+  endpointFailingEventSchema,
+  endpointRecoveredEventSchema,
+} from './endpoint-event-schemas.js';
+import { envelope } from './event-envelope.js';
 import {
   type contactCreatedEventSchema,
   type contactDeletedEventSchema,
@@ -9,7 +16,6 @@ import {
   type dealDeletedEventSchema,
   type dealUpdatedEventSchema,
   type ehrReceiptRecordedEventSchema,
-  envelope,
   type knownWebhookEventSchema,
   type messageReceivedEventSchema,
   webhookEventSchemas,
@@ -96,6 +102,43 @@ export type MessageReceivedEvent = z.infer<typeof messageReceivedEventSchema>;
  * ```
  */
 export type EhrReceiptRecordedEvent = z.infer<typeof ehrReceiptRecordedEventSchema>;
+
+/**
+ * An `endpoint.failing` event: a webhook endpoint's attempts started failing.
+ *
+ * @example
+ * ```ts
+ * const onFailing = (event: EndpointFailingEvent) => warn(event.data.url, event.data.failingSince);
+ * ```
+ */
+export type EndpointFailingEvent = z.infer<typeof endpointFailingEventSchema>;
+/**
+ * An `endpoint.disabled` event: a webhook endpoint was disabled, `data.reason` says why.
+ *
+ * @example
+ * ```ts
+ * const onDisabled = (event: EndpointDisabledEvent) => page(event.data.url, event.data.reason);
+ * ```
+ */
+export type EndpointDisabledEvent = z.infer<typeof endpointDisabledEventSchema>;
+/**
+ * An `endpoint.enabled` event: a webhook endpoint was enabled again.
+ *
+ * @example
+ * ```ts
+ * const onEnabled = (event: EndpointEnabledEvent) => console.log(event.data.id, 'enabled');
+ * ```
+ */
+export type EndpointEnabledEvent = z.infer<typeof endpointEnabledEventSchema>;
+/**
+ * An `endpoint.recovered` event: a failing webhook endpoint took a delivery again.
+ *
+ * @example
+ * ```ts
+ * const onRecovered = (event: EndpointRecoveredEvent) => resolveAlert(event.data.id);
+ * ```
+ */
+export type EndpointRecoveredEvent = z.infer<typeof endpointRecoveredEventSchema>;
 
 /**
  * Any event of a kind this SDK version knows.
