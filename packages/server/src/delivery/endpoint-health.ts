@@ -6,7 +6,8 @@ import {
   clearEndpointFailure,
   disableEndpointFor,
   recordEndpointFailure,
-} from '../stores/webhook-endpoint-store.js';
+} from '../stores/endpoint-health-store.js';
+import { endpointStatus, recordEndpointEvent } from './endpoint-events.js';
 import type { DeliveryAttemptResult } from './post-delivery.js';
 
 /** @internal What {@link recordEndpointHealth} is told about an attempt. */
@@ -23,8 +24,11 @@ export interface EndpointAttempt {
 
 /**
  * @internal After an attempt, in the transaction that records it: a success ends the endpoint's
- * run of failures; a failure starts or extends it, and a `410 Gone` or a run longer than
- * `autoDisableAfterMs` disables the endpoint, audited as `endpoint.disabled` by the system.
+ * run of failures (`endpoint.recovered`); a failure starts (`endpoint.failing`) or extends it,
+ * and a `410 Gone` or a run longer than `autoDisableAfterMs` disables the endpoint, audited as
+ * `endpoint.disabled` by the system, with an `endpoint.disabled` event. The events are written
+ * for an active endpoint only, each once per change of state, however many workers record
+ * attempts of the endpoint at once (see `stores/endpoint-health-store.ts`).
  */
 export async function recordEndpointHealth(
   transaction: Queryable,
@@ -32,20 +36,41 @@ export async function recordEndpointHealth(
   dependencies: { autoDisableAfterMs: number; clock: Clock; newId: IdGenerator },
 ): Promise<void> {
   const { endpointId, deliveryId, result, now } = attempt;
+  const { clock, newId } = dependencies;
   if (result.outcome === 'delivered') {
-    await clearEndpointFailure(transaction, endpointId);
+    const recovered = await clearEndpointFailure(transaction, endpointId);
+    if (recovered?.state !== 'active') return;
+    await recordEndpointEvent(
+      transaction,
+      { kind: 'endpoint.recovered', status: { ...endpointStatus(recovered), state: 'active' } },
+      { clock, newId },
+    );
     return;
   }
-  const endpoint = await recordEndpointFailure(transaction, { id: endpointId, now: new Date(now) });
-  if (endpoint?.state !== 'active') return;
+  const failure = await recordEndpointFailure(transaction, { id: endpointId, now: new Date(now) });
+  if (failure?.endpoint.state !== 'active') return;
+  const { endpoint, started } = failure;
+  const failingSince = endpoint.failing_since as string;
+  if (started) {
+    await recordEndpointEvent(
+      transaction,
+      { kind: 'endpoint.failing', status: endpointStatus(endpoint) },
+      { clock, newId },
+    );
+  }
   const reason =
     result.status === 410
       ? 'gone'
-      : now - Date.parse(endpoint.failing_since) >= dependencies.autoDisableAfterMs
+      : now - Date.parse(failingSince) >= dependencies.autoDisableAfterMs
         ? 'failing'
         : undefined;
   if (reason === undefined) return;
-  await disableEndpointFor(transaction, { id: endpointId, reason, now: new Date(now) });
+  const disabled = await disableEndpointFor(transaction, {
+    id: endpointId,
+    reason,
+    now: new Date(now),
+  });
+  if (!disabled) return;
   await recordAuditEntry(
     transaction,
     {
@@ -56,9 +81,14 @@ export async function recordEndpointHealth(
         reason,
         deliveryId,
         ...(result.status === undefined ? {} : { status: result.status }),
-        failingSince: endpoint.failing_since,
+        failingSince,
       },
     },
-    { clock: dependencies.clock, newId: dependencies.newId },
+    { clock, newId },
+  );
+  await recordEndpointEvent(
+    transaction,
+    { kind: 'endpoint.disabled', status: endpointStatus(disabled, { reason }) },
+    { clock, newId },
   );
 }

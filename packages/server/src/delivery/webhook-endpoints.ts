@@ -18,6 +18,7 @@ import {
   updateEndpointFields,
 } from '../stores/webhook-endpoint-store.js';
 import { checkEndpointUrl } from './endpoint-address.js';
+import { endpointStatus, recordEndpointEvent } from './endpoint-events.js';
 import { parseEventList } from './event-list.js';
 import {
   DEFAULT_ROTATION_OVERLAP_SECONDS,
@@ -74,12 +75,15 @@ function notFound(id: string): FollowUpServerError {
  * @internal The operator's webhook endpoints (subscriptions): add, list, disable, rotate the
  * signing secret, remove. A secret is returned once, when it is made. Every change is audited
  * (`endpoint.created`, `endpoint.disabled`, `endpoint.enabled`, `endpoint.secret_rotated`,
- * `endpoint.removed`), by the operator unless another actor is passed.
+ * `endpoint.removed`), by the operator unless another actor is passed; a change of state is
+ * announced too, as the `endpoint.disabled` and `endpoint.enabled` events.
  */
 export function createEndpointStore(options: {
   database: Database;
   clock?: Clock;
   newId?: IdGenerator;
+  /** Told after a commit that wrote an `endpoint.disabled` or `endpoint.enabled` event. */
+  onOutboxEvent?: (() => void) | undefined;
 }) {
   const { database } = options;
   const clock = options.clock ?? systemClock;
@@ -115,13 +119,35 @@ export function createEndpointStore(options: {
     });
   }
 
-  function setState(id: string, state: 'active' | 'disabled', actor: AuditActor) {
-    return updateOne(
-      // A person's decision replaces the server's, and a new start forgets the failures.
-      (transaction) => setEndpointState(transaction, { id, state, now: new Date(clock.now()) }),
-      id,
-      { action: state === 'active' ? 'enabled' : 'disabled', actor },
+  // A person's decision replaces the server's, and a new start forgets the failures. Audited as
+  // asked; announced (`endpoint.disabled` with the reason `manual`, `endpoint.enabled`) only when
+  // the state changed, in the same transaction.
+  async function changeState(
+    transaction: Queryable,
+    id: string,
+    state: 'active' | 'disabled',
+    actor: AuditActor,
+  ): Promise<{ row: EndpointRow; announced: boolean }> {
+    const row = await setEndpointState(transaction, { id, state, now: new Date(clock.now()) });
+    if (!row) throw notFound(id);
+    await audit(transaction, state === 'active' ? 'enabled' : 'disabled', id, actor);
+    if (row.previous_state === state) return { row, announced: false };
+    await recordEndpointEvent(
+      transaction,
+      state === 'active'
+        ? { kind: 'endpoint.enabled', status: endpointStatus(row) }
+        : { kind: 'endpoint.disabled', status: endpointStatus(row, { reason: 'manual' }) },
+      { clock, newId },
     );
+    return { row, announced: true };
+  }
+
+  async function setState(id: string, state: 'active' | 'disabled', actor: AuditActor) {
+    const { row, announced } = await database.transaction((transaction) =>
+      changeState(transaction, id, state, actor),
+    );
+    if (announced) options.onOutboxEvent?.();
+    return toInfo(row, clock.now());
   }
 
   return {
@@ -186,7 +212,8 @@ export function createEndpointStore(options: {
       if (change.url !== undefined) fields.url = checkEndpointUrl(change.url).href;
       if (change.events !== undefined) fields.events = eventsOf(change.events);
       const now = new Date(clock.now());
-      return database.transaction(async (transaction) => {
+      let announced = false;
+      const info = await database.transaction(async (transaction) => {
         let row: EndpointRow | undefined;
         const names = Object.keys(fields);
         if (names.length > 0) {
@@ -195,14 +222,14 @@ export function createEndpointStore(options: {
           await audit(transaction, 'updated', id, actor, { fields: names });
         }
         if (change.state !== undefined) {
-          row = await setEndpointState(transaction, { id, state: change.state, now });
-          if (!row) throw notFound(id);
-          await audit(transaction, change.state === 'active' ? 'enabled' : 'disabled', id, actor);
+          ({ row, announced } = await changeState(transaction, id, change.state, actor));
         }
         row ??= await findEndpointRow(transaction, id);
         if (!row) throw notFound(id);
         return toInfo(row, clock.now());
       });
+      if (announced) options.onOutboxEvent?.();
+      return info;
     },
 
     /** Stops deliveries to an endpoint; its pending deliveries wait until it is enabled again. */

@@ -9,7 +9,8 @@ import type { Role } from '../tokens/role.js';
 /**
  * @internal The capability that lets a caller see each kind of event: the one that reads the
  * record it is about. Inbox messages are read with `contacts.read` (as `GET /api/messages`); EHR
- * receipts belong to the operators, so with `audit.read`.
+ * receipts belong to the operators, so with `audit.read`; the operational `endpoint.*` events
+ * name endpoints' URLs and subscribers, so with `webhooks.manage`, as the endpoints.
  */
 export const eventKindCapabilities: Readonly<Record<WebhookEventKind, Capability>> = {
   'contact.created': 'contacts.read',
@@ -21,6 +22,10 @@ export const eventKindCapabilities: Readonly<Record<WebhookEventKind, Capability
   'deal.deleted': 'deals.read',
   'message.received': 'contacts.read',
   'ehr.receipt.recorded': 'audit.read',
+  'endpoint.failing': 'webhooks.manage',
+  'endpoint.disabled': 'webhooks.manage',
+  'endpoint.enabled': 'webhooks.manage',
+  'endpoint.recovered': 'webhooks.manage',
 };
 
 /** @internal The event kinds a role may see in the feed. */

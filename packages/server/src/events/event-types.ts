@@ -1,4 +1,9 @@
-import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, webhookEventSchemas } from '@followup/sdk';
+import {
+  ENDPOINT_EVENT_KINDS,
+  WEBHOOK_EVENT_KINDS,
+  type WebhookEventKind,
+  webhookEventSchemas,
+} from '@followup/sdk';
 import { z } from 'zod';
 
 /** What each kind announces, for the catalogue and the OpenAPI document. */
@@ -17,7 +22,22 @@ export const eventKindDescriptions: Readonly<Record<WebhookEventKind, string>> =
   'message.received': 'The inbox webhook stored a message; data is the message.',
   'ehr.receipt.recorded':
     "An EHR vendor's webhook whose signature verified was received and its receipt recorded; data is the receipt's id, vendor, verdict and time, never the body.",
+  'endpoint.failing':
+    "A webhook endpoint's attempt failed after a success (or as its first), starting a failing streak; once per streak. data is the endpoint's id, url, subscriber, state (failing) and failingSince, never its secret or headers.",
+  'endpoint.disabled':
+    "A webhook endpoint was disabled: reason gone (it answered 410), failing (every attempt failed for the auto-disable period) or manual (a person, through the API, the console or the CLI); data is the endpoint's id, url, subscriber, state, reason and failingSince.",
+  'endpoint.enabled':
+    "A disabled webhook endpoint was enabled again; data is the endpoint's id, url, subscriber and state.",
+  'endpoint.recovered':
+    "A failing webhook endpoint's attempt succeeded; data is the endpoint's id, url, subscriber, state (active) and failingSince, the start of the streak it ended.",
 };
+
+/**
+ * @internal What the catalogue and the OpenAPI document add to the operational kinds: who
+ * receives them, which is not who receives the others.
+ */
+export const endpointEventDelivery =
+  "Delivered only to the endpoints that list this kind (* does not include it), never to the endpoint it is about, and to an endpoint with a subscriber only about that subscriber's endpoints; in GET /api/events with webhooks.manage.";
 
 /**
  * @internal Each kind with its description and the JSON Schema (draft 2020-12, the dialect of
@@ -26,7 +46,9 @@ export const eventKindDescriptions: Readonly<Record<WebhookEventKind, string>> =
 export function eventTypeCatalogue() {
   return WEBHOOK_EVENT_KINDS.map((kind) => ({
     kind,
-    description: eventKindDescriptions[kind],
+    description: (ENDPOINT_EVENT_KINDS as readonly string[]).includes(kind)
+      ? `${eventKindDescriptions[kind]} ${endpointEventDelivery}`
+      : eventKindDescriptions[kind],
     schema: z.toJSONSchema(webhookEventSchemas[kind], {
       target: 'draft-2020-12',
       unrepresentable: 'any',

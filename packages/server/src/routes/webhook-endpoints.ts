@@ -67,7 +67,12 @@ export function webhookEndpointRoutes(options: {
   onOutboxEvent: () => void;
 }): FastifyPluginAsync {
   const { database, clock, newId } = options;
-  const endpoints = createEndpointStore({ database, clock, newId });
+  const endpoints = createEndpointStore({
+    database,
+    clock,
+    newId,
+    onOutboxEvent: options.onOutboxEvent,
+  });
   const onRequest = options.requireCapability('webhooks.manage');
   return async (app) => {
     const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -86,11 +86,12 @@ export function outboxEventPart(
   const createdAt = new Date(dependencies.clock.now()).toISOString();
   const kind = parameter(event.event);
   const at = parameter(createdAt);
+  const data = `${parameter(JSON.stringify(event.data))}::jsonb`;
   // Typed: in an `INSERT … SELECT` a placeholder takes no type from its column.
   const values = [
     `${parameter(id)}::text`,
     `${kind}::text`,
-    `${parameter(JSON.stringify(event.data))}::jsonb`,
+    data,
     `${parameter(
       event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
     )}::jsonb`,
@@ -115,7 +116,7 @@ export function outboxEventPart(
        SELECT ${values.join(', ')},
               CASE WHEN cardinality(takers.ids) > 0 THEN takers.ids END,
               CASE WHEN cardinality(takers.ids) = 0 THEN ${at}::timestamptz END
-         FROM (SELECT ${endpointsTakingEvent(kind, at)} AS ids) AS takers
+         FROM (SELECT ${endpointsTakingEvent(kind, at, data)} AS ids) AS takers
        RETURNING id, dispatched_at IS NULL AS pending)`,
     select: 'SELECT pending FROM outbox_event',
   };

@@ -1,8 +1,9 @@
+import { ENDPOINT_EVENT_KINDS } from '@followup/sdk';
 import type { Queryable } from '../storage/database.js';
 
-// The statements of `webhook_endpoints`: the operator's changes (delivery/webhook-endpoints.ts),
-// the worker's record of an endpoint's health (delivery/endpoint-health.ts), and the one
-// decision of which endpoints take an event.
+// The statements of `webhook_endpoints`: the operator's changes (delivery/webhook-endpoints.ts)
+// and the one decision of which endpoints take an event. The worker's record of an endpoint's
+// health (delivery/endpoint-health.ts) is endpoint-health-store.ts.
 
 /**
  * What an endpoint subscribed to every kind stores as its events: it receives the kinds added in
@@ -10,18 +11,41 @@ import type { Queryable } from '../storage/database.js';
  */
 export const ALL_EVENTS = '*';
 
+// The operational kinds, as an SQL array literal: written from the wire contract's list (plain
+// dotted names, no quote among them), so that the SQL keeps no copy of it.
+const endpointKinds = `ARRAY[${ENDPOINT_EVENT_KINDS.map((kind) => `'${kind}'`).join(', ')}]::text[]`;
+
+/**
+ * @internal The SQL condition that the endpoint row `endpoint` subscribes to an event of kind
+ * `kind` whose data is `data` (SQL expressions; `data` a `jsonb`). A kind of data is taken by the
+ * endpoints listing it or every kind (`*`). An operational kind (`endpoint.*`, the SDK's
+ * `ENDPOINT_EVENT_KINDS`) is taken only by the endpoints listing it, never by the endpoint it is
+ * about (`data.id`), and, by an endpoint with a subscriber, only about that subscriber's
+ * endpoints: a subscriber's alerts never name another's URLs. Shared by the outbox's decision
+ * ({@link endpointsTakingEvent}) and a replay's choice of events.
+ */
+export function endpointSubscribes(endpoint: string, kind: string, data: string): string {
+  return `(CASE WHEN ${kind}::text = ANY (${endpointKinds})
+                THEN ${kind}::text = ANY (${endpoint}.events)
+                     AND ${endpoint}.id <> coalesce(${data}->>'id', '')
+                     AND (${endpoint}.subscriber IS NULL
+                          OR ${endpoint}.subscriber = ${data}->>'subscriber')
+                ELSE ${kind}::text = ANY (${endpoint}.events)
+                     OR '${ALL_EVENTS}' = ANY (${endpoint}.events) END)`;
+}
+
 /**
  * @internal The SQL expression (a `text[]`) of the endpoints that take an event of kind `kind`
- * that happens at `createdAt` (SQL expressions): those active, listing the kind (or every kind)
- * and added no later than the event, in the order they were added. The one place that decides
- * it: the outbox records the answer in the event as it is written (`outboxEventPart`), and the
- * fan-out makes the deliveries of the endpoints recorded there, without deciding again.
+ * whose data is `data` and that happens at `createdAt` (SQL expressions): those active,
+ * subscribed to it ({@link endpointSubscribes}) and added no later than the event, in the order
+ * they were added. The one place that decides it: the outbox records the answer in the event as
+ * it is written (`outboxEventPart`), and the fan-out makes the deliveries of the endpoints
+ * recorded there, without deciding again.
  */
-export function endpointsTakingEvent(kind: string, createdAt: string): string {
+export function endpointsTakingEvent(kind: string, createdAt: string, data: string): string {
   return `ARRAY(SELECT endpoint.id FROM webhook_endpoints AS endpoint
                  WHERE endpoint.state = 'active'
-                   AND (${kind}::text = ANY (endpoint.events)
-                        OR '${ALL_EVENTS}' = ANY (endpoint.events))
+                   AND ${endpointSubscribes('endpoint', kind, data)}
                    AND endpoint.created_at <= ${createdAt}::timestamptz
                  ORDER BY endpoint.created_at, endpoint.id)`;
 }
@@ -156,16 +180,24 @@ export async function findEndpointRow(
 
 /**
  * @internal Sets an endpoint's state by a person's decision, which replaces the server's (no
- * `disabled_reason`) and forgets the failures; `undefined` when no endpoint has this id.
+ * `disabled_reason`) and forgets the failures; answers the endpoint with the state it had
+ * (`previous_state`, read under the row's lock, so that of two people disabling it at once only
+ * one sees it change), or `undefined` when no endpoint has this id.
  */
 export async function setEndpointState(
   queryable: Queryable,
   change: { id: string; state: 'active' | 'disabled'; now: Date },
-): Promise<EndpointRow | undefined> {
-  const { rows } = await queryable.query<EndpointRow>(
-    `UPDATE webhook_endpoints
-          SET state = $3, updated_at = $2, disabled_reason = NULL, failing_since = NULL
-        WHERE id = $1 RETURNING ${infoColumns}`,
+): Promise<(EndpointRow & { previous_state: EndpointRow['state'] }) | undefined> {
+  const columns = infoColumns
+    .split(', ')
+    .map((column) => `endpoint.${column}`)
+    .join(', ');
+  const { rows } = await queryable.query<EndpointRow & { previous_state: EndpointRow['state'] }>(
+    `WITH before AS (SELECT id, state FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE)
+     UPDATE webhook_endpoints AS endpoint
+        SET state = $3, updated_at = $2, disabled_reason = NULL, failing_since = NULL
+       FROM before WHERE endpoint.id = before.id
+     RETURNING ${columns}, before.state AS previous_state`,
     [change.id, change.now, change.state],
   );
   return rows[0];
@@ -227,42 +259,6 @@ export async function lockEndpointState(
     [id],
   );
   return rows[0]?.state;
-}
-
-/** @internal Ends an endpoint's run of failures (after a delivered attempt). */
-export async function clearEndpointFailure(queryable: Queryable, id: string): Promise<void> {
-  await queryable.query(
-    'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
-    [id],
-  );
-}
-
-/**
- * @internal Starts an endpoint's run of failures at `now`, or keeps the one under way; answers
- * since when it fails and the endpoint's state, `undefined` when the endpoint is gone.
- */
-export async function recordEndpointFailure(
-  queryable: Queryable,
-  failure: { id: string; now: Date },
-): Promise<{ failing_since: string; state: string } | undefined> {
-  const { rows } = await queryable.query<{ failing_since: string; state: string }>(
-    `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2)
-        WHERE id = $1 RETURNING failing_since, state`,
-    [failure.id, failure.now],
-  );
-  return rows[0];
-}
-
-/** @internal Disables an endpoint by the server's decision, saying why. */
-export async function disableEndpointFor(
-  queryable: Queryable,
-  change: { id: string; reason: 'gone' | 'failing'; now: Date },
-): Promise<void> {
-  await queryable.query(
-    `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = $2, updated_at = $3
-        WHERE id = $1`,
-    [change.id, change.reason, change.now],
-  );
 }
 
 /**

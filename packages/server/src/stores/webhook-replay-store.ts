@@ -1,4 +1,5 @@
 import type { Queryable } from '../storage/database.js';
+import { endpointSubscribes } from './webhook-endpoint-store.js';
 
 // The statements of `webhook_replays` and of a replay's deliveries (delivery/webhook-replay.ts):
 // which events of a window a replay sends again, the replay written with its deliveries, and its
@@ -34,7 +35,8 @@ export interface ReplayWindow {
 
 /**
  * @internal At most `limit` events written in `[since, until)` (or since `since`) of the kinds the endpoint takes
- * (its list, or every kind) and of `kinds`, whose state towards the endpoint is one of `states`,
+ * (`endpointSubscribes`: its list, or every kind; an operational event only when listed and not
+ * about itself) and of `kinds`, whose state towards the endpoint is one of `states`,
  * in the outbox's order. An event with a pending delivery that has not failed, or one a worker
  * holds now, is on its way and never a candidate.
  */
@@ -43,7 +45,7 @@ export async function findReplayCandidates(
   window: ReplayWindow,
 ): Promise<ReplayCandidate[]> {
   const { rows } = await queryable.query<ReplayCandidate>(
-    `WITH endpoint AS (SELECT events FROM webhook_endpoints WHERE id = $1),
+    `WITH endpoint AS (SELECT id, events, subscriber FROM webhook_endpoints WHERE id = $1),
           events AS (
             SELECT ev.id AS event_id, ev.seq, latest.id AS delivery_id,
                    CASE
@@ -69,7 +71,7 @@ export async function findReplayCandidates(
                     ORDER BY d.created_at DESC, d.id DESC LIMIT 1)) AS found
                  ORDER BY found.created_at DESC, found.id DESC LIMIT 1) AS latest ON true
              WHERE ev.created_at >= $2 AND ($3::timestamptz IS NULL OR ev.created_at < $3) AND ev.event <> $4
-               AND (ev.event = ANY (endpoint.events) OR '*' = ANY (endpoint.events))
+               AND ${endpointSubscribes('endpoint', 'ev.event', 'ev.data')}
                AND ($5::text[] IS NULL OR ev.event = ANY ($5::text[])))
      SELECT event_id, state, delivery_id FROM events
       WHERE state = ANY ($6::text[]) ORDER BY seq LIMIT $8`,
