@@ -1,5 +1,6 @@
 import { ENDPOINT_EVENT_KINDS, knownWebhookEventSchema } from '@followup/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
 import { createIdGenerator } from '../ids.js';
@@ -74,13 +75,14 @@ describe('operational endpoint.* events', () => {
   }
 
   async function feedEvents(kinds: readonly string[] = ENDPOINT_EVENT_KINDS) {
+    // The feed shows an event once every transaction that began before it ended.
+    await transactionsSettled(server().database);
     const response = await feed(kinds);
     expect(response.statusCode, response.body).toBe(200);
     return response.json().events as { id: string; event: string; data: unknown }[];
   }
 
-  // The kinds of the events written, in order (the feed shows them once every transaction of the
-  // database server that began before them ended, which other tests' may delay).
+  // The kinds of the events written, in order, dispatched or not.
   async function written() {
     const { rows } = await server().database.query<{ event: string }>(
       'SELECT event FROM outbox_events ORDER BY seq',

@@ -78,8 +78,13 @@ describe('sendTestEvent', () => {
     ).rejects.toMatchObject({ code: 'endpoint_disabled' });
     await endpoints.enable(endpoint.id);
     await sendTestEvent(database(), { endpointId: endpoint.id, clock, newId });
-    // The feed reads the kinds of the catalogue only; a test event is none of them.
+    // The feed reads the kinds of the catalogue only; a test event is none of them (the disable
+    // and the enable are).
+    await transactionsSettled(database());
     const feed = await listEvents(database(), { kinds: WEBHOOK_EVENT_KINDS, limit: 50 });
-    expect(feed.events).toEqual([]);
+    expect(feed.events.map((event) => event.event)).toEqual([
+      'endpoint.disabled',
+      'endpoint.enabled',
+    ]);
   });
 });
