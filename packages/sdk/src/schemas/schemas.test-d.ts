@@ -9,6 +9,9 @@ import type {
   Deal,
   DealStage,
   DealUpdatedEvent,
+  EndpointDisabledEvent,
+  EndpointEventKind,
+  EndpointRecoveredEvent,
   InboxMessage,
   InboxSendInput,
   Lifecycle,
@@ -18,7 +21,9 @@ import type {
   UnknownWebhookEvent,
   UpdateContactInput,
   User,
+  WebhookEndpointStatus,
   WebhookEvent,
+  WebhookEventKind,
 } from '../index.js';
 import { isKnownWebhookEvent } from '../index.js';
 
@@ -89,6 +94,14 @@ describe('inferred resource types', () => {
     expectTypeOf<DealUpdatedEvent['previousAttributes']>().toEqualTypeOf<Record<string, unknown>>();
   });
 
+  it('pins the operational endpoint.* events and the endpoint they carry', () => {
+    expectTypeOf<EndpointEventKind>().toExtend<WebhookEventKind>();
+    expectTypeOf<EndpointDisabledEvent['event']>().toEqualTypeOf<'endpoint.disabled'>();
+    expectTypeOf<EndpointDisabledEvent['data']>().toEqualTypeOf<WebhookEndpointStatus>();
+    expectTypeOf<WebhookEndpointStatus['subscriber']>().toEqualTypeOf<string | null>();
+    expectTypeOf<WebhookEndpointStatus['failingSince']>().toEqualTypeOf<string | null>();
+  });
+
   it('narrows WebhookEvent by its kind, unknown kinds falling to the default branch', () => {
     const handle = (event: WebhookEvent) => {
       switch (event.event) {
@@ -101,6 +114,12 @@ describe('inferred resource types', () => {
         case 'message.received':
           expectTypeOf(event.data.subject).toEqualTypeOf<string>();
           return event.data.subject;
+        case 'endpoint.disabled':
+          expectTypeOf(event).toEqualTypeOf<EndpointDisabledEvent>();
+          return event.data.reason ?? event.data.url;
+        case 'endpoint.recovered':
+          expectTypeOf(event).toEqualTypeOf<EndpointRecoveredEvent>();
+          return event.data.failingSince ?? event.data.id;
         default:
           return String(event.event);
       }

@@ -12,7 +12,11 @@ import { createEndpointStore } from './webhook-endpoints.js';
 
 describe('operational endpoint.* events', () => {
   let wakeUps = 0;
-  const server = useTestServer({ onOutboxEvent: () => void (wakeUps += 1) });
+  const server = useTestServer({
+    onOutboxEvent: () => {
+      wakeUps += 1;
+    },
+  });
   const subscribers: Subscriber[] = [];
   const closers: (() => Promise<void>)[] = [];
 
