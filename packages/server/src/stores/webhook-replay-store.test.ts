@@ -6,7 +6,7 @@ import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
 import { makeFailedDeliveriesDue } from './delivery-store.js';
 import { recordOutboxEvent } from './outbox-store.js';
-import { findReplayProgress, insertReplay } from './webhook-replay-store.js';
+import { findReplayCandidates, findReplayProgress, insertReplay } from './webhook-replay-store.js';
 
 describe('insertReplay', () => {
   const database = useTestDatabase();
@@ -94,5 +94,56 @@ describe('insertReplay', () => {
       count: 0,
       pending: 0,
     });
+  });
+});
+
+describe('findReplayCandidates', () => {
+  const database = useTestDatabase();
+  const clock = manualClock();
+  const newId = createIdGenerator({ now: () => clock.now() });
+  const endpoints = () => createEndpointStore({ database: database(), clock, newId });
+
+  async function candidateKinds(endpointId: string) {
+    const candidates = await findReplayCandidates(database(), {
+      endpointId,
+      since: new Date('2026-03-01T08:00:00Z'),
+      until: undefined,
+      kinds: undefined,
+      exceptKind: 'webhook.test',
+      states: ['missing', 'delivered', 'failed', 'dead'],
+      now: new Date(clock.now()),
+      limit: 100,
+    });
+    const { rows } = await database().query<{ id: string; event: string; about: string }>(
+      "SELECT id, event, data->>'id' AS about FROM outbox_events ORDER BY seq",
+    );
+    return candidates.map((candidate) => {
+      const event = rows.find((row) => row.id === candidate.event_id);
+      return `${event?.event} ${event?.about}`;
+    });
+  }
+
+  it('chooses endpoint.* events as the outbox does: listed, not about itself, within a subscriber', async () => {
+    const everything = await endpoints().add({ url: 'https://hooks.example.com/all' });
+    await endpoints().disable(everything.id);
+    await endpoints().enable(everything.id);
+    const kinds = ['endpoint.disabled', 'endpoint.enabled'];
+    const watcher = await endpoints().add({ url: 'https://ops.example.com/', events: kinds });
+    const zeta = await endpoints().add({
+      url: 'https://zeta.example.com/',
+      events: kinds,
+      subscriber: 'zeta',
+    });
+    await endpoints().disable(watcher.id);
+    await endpoints().enable(watcher.id);
+
+    // Written before it existed, or about itself: `*` takes no operational kind.
+    expect(await candidateKinds(everything.id)).toEqual([]);
+    expect(await candidateKinds(watcher.id)).toEqual([
+      `endpoint.disabled ${everything.id}`,
+      `endpoint.enabled ${everything.id}`,
+    ]);
+    // Neither endpoint is zeta's.
+    expect(await candidateKinds(zeta.id)).toEqual([]);
   });
 });
