@@ -7,7 +7,8 @@ export const deliverableEvents: readonly string[] = WEBHOOK_EVENT_KINDS;
 
 /**
  * @internal Parses `--events`: kinds separated by commas, each one the server delivers; without
- * it (or with `*`), every kind, later ones included (`['*']`).
+ * it (or with `*`), every kind, later ones included (`['*']`), the operational `endpoint.*` kinds
+ * aside: an endpoint takes those only when it lists them (`endpointSubscribes`).
  */
 export function parseEventList(text: string | undefined): string[] {
   if (text === undefined || text.trim() === ALL_EVENTS) return [ALL_EVENTS];
