@@ -7,6 +7,7 @@ import type { LoggingOptions } from './plugins/logging.js';
 import type { RateLimitOptions } from './plugins/rate-limit.js';
 import type { EhrWebhookHandler } from './routes/ehr-webhooks.js';
 import type { Database } from './storage/database.js';
+import type { ServerTracing } from './tracing/server-tracing.js';
 import type { SessionPolicy } from './users/sessions.js';
 import type { SignInThrottlePolicy } from './users/sign-in-throttle.js';
 
@@ -104,4 +105,11 @@ export interface BuildServerOptions {
    * their own: this server answers `/metrics` with 404. Without it nothing is counted.
    */
   metrics?: ServerMetrics;
+  /**
+   * OpenTelemetry traces (see {@link createServerTracing}): one server span per request, a child
+   * of its `traceparent`. The statements' spans come from the database wrapped with
+   * {@link traceStatements}, and the delivery attempts' from the worker's `tracing`. Without it no
+   * span is made.
+   */
+  tracing?: ServerTracing;
 }

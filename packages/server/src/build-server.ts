@@ -21,6 +21,7 @@ import { installProblemHandling } from './plugins/problem.js';
 import { createRateLimiter, DEFAULT_RATE_LIMIT } from './plugins/rate-limit.js';
 import { installRequestIds } from './plugins/request-id.js';
 import { installRequestMetrics } from './plugins/request-metrics.js';
+import { installRequestTracing } from './plugins/request-tracing.js';
 import { installRequestsPerConnection } from './plugins/requests-per-connection.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import {
@@ -152,6 +153,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
   installHostHeaderCheck(app, { publicOrigin: publicUrl });
   installRequestIds(app);
+  // Before the other hooks, so that their statements are spans of the request's.
+  if (options.tracing) installRequestTracing(app, options.tracing);
   if (logger !== false) installRequestLogging(app);
   const { metrics } = options;
   if (metrics) installRequestMetrics(app, metrics);

@@ -152,6 +152,13 @@ export { type Role, roles } from './tokens/role.js';
 export { type ParsedToken, parseToken } from './tokens/token-format.js';
 export { MAX_ROLL_GRACE_SECONDS, MAX_TOKEN_LABEL_LENGTH } from './tokens/token-limits.js';
 export {
+  createServerTracing,
+  type ServerTracing,
+  type ServerTracingOptions,
+  TRACER_NAME,
+} from './tracing/server-tracing.js';
+export { traceStatements } from './tracing/traced-database.js';
+export {
   DEFAULT_SESSION_POLICY,
   type SessionPolicy,
   type SignedInUser,

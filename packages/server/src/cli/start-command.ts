@@ -12,6 +12,8 @@ import { ehrSecretsFromEnvironment } from '../routes/ehr-webhook-secrets.js';
 import { isDatabaseUnreachable, watchDatabaseOutages } from '../storage/database-reachability.js';
 import { holdsAnyContact } from '../stores/demo-seed-store.js';
 import { createAccountStore } from '../tokens/account-store.js';
+import { startTracing } from '../tracing/start-tracing.js';
+import { traceStatements } from '../tracing/traced-database.js';
 import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { deliveryOptions } from './delivery-options.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
@@ -103,14 +105,18 @@ export async function startCommand(
   const opened = await storage.open();
   const { release } = opened;
   let app: ReturnType<typeof buildServer> | undefined;
+  // The OpenTelemetry SDK is loaded only when the OTEL_* variables ask for traces.
+  const tracing = await startTracing(io.env);
+  const traced = tracing ? traceStatements(opened.database, tracing) : opened.database;
   // One watch for the server and the worker, so that an outage is logged once, not by each.
-  const database = watchDatabaseOutages(opened.database, () => app?.log);
+  const database = watchDatabaseOutages(traced, () => app?.log);
   const onMetricsError = (error: unknown) => app?.log.warn({ err: error }, 'metrics read failed');
   const metrics = metricsAt && createServerMetrics({ database, onError: onMetricsError });
   const worker = createDeliveryWorker({
     database,
     ...delivery,
     ...(metrics ? { onAttempt: metrics.observeAttempt } : {}),
+    ...(tracing ? { tracing } : {}),
     onError: (error) =>
       isDatabaseUnreachable(error) ||
       app?.log.error({ err: error }, 'outbound delivery failed to run'),
@@ -132,6 +138,7 @@ export async function startCommand(
     ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(sessions ? { sessions } : {}),
     ...(metrics ? { metrics } : {}),
+    ...(tracing ? { tracing } : {}),
     ...limits,
   });
   let channel: OperatorChannel | undefined;
@@ -259,6 +266,8 @@ export async function startCommand(
     await schedule?.stop();
     await worker.close();
     await release();
+    // Last, so that the spans of the attempts that just ended are exported too.
+    await tracing?.shutdown();
   }
   return 0;
 }

@@ -7,6 +7,8 @@ import {
   insertDeliveryAttempt,
   recordDeliveryOutcome,
 } from '../stores/delivery-claim-store.js';
+import { startDeliveryAttemptSpan } from '../tracing/delivery-attempt-span.js';
+import type { ServerTracing } from '../tracing/server-tracing.js';
 import { attemptOutcome, type DeliveryAttemptObservation } from './attempt-outcome.js';
 import { buildDeliveryRequest } from './delivery-request.js';
 import { recordEndpointHealth } from './endpoint-health.js';
@@ -30,6 +32,7 @@ export interface DeliveryAttempterOptions {
   lookup: LookupFunction | undefined;
   onError: (error: unknown) => void;
   onAttempt?: ((attempt: DeliveryAttemptObservation) => void) | undefined;
+  tracing?: ServerTracing | undefined;
 }
 
 /**
@@ -110,21 +113,35 @@ export function createDeliveryAttempter(
       },
       { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
     );
+    // The attempt's span, when traces are on: its traceparent is one more header, outside what
+    // the signature covers (the id, the timestamp and the body), so receivers verify as before.
+    const span =
+      options.tracing &&
+      startDeliveryAttemptSpan(options.tracing, {
+        deliveryId: row.id,
+        endpointId: row.endpoint_id,
+        eventKind: row.event,
+        attemptNumber: row.attempts + 1,
+        traceContext: row.trace_context,
+      });
     const result = await postDelivery({
       url: row.url,
       body: request.body,
-      headers: request.headers,
+      headers: span ? { ...request.headers, ...span.headers } : request.headers,
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
       allowInsecure: options.allowInsecure,
       ...(options.lookup ? { lookup: options.lookup } : {}),
     });
     try {
-      await record(row, startedAt, result);
+      await (span
+        ? span.within(() => record(row, startedAt, result))
+        : record(row, startedAt, result));
     } catch (error) {
       // Not recorded: the lease runs out and the delivery is made again, with the same id.
       options.onError(error);
     }
+    span?.end({ outcome: attemptOutcome(result), status: result.status });
     observe(row, result);
   };
 }

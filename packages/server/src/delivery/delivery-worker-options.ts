@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import type { ServerTracing } from '../tracing/server-tracing.js';
 import type { DeliveryAttemptObservation } from './attempt-outcome.js';
 
 // The delivery worker's options, their defaults and its interface (the worker itself is
@@ -116,6 +117,12 @@ export interface DeliveryWorkerOptions {
    * told on PGlite, where this process's own writes wake the worker directly.
    */
   onNotification?: (notification: { reconnected: boolean }) => void;
+  /**
+   * The server's traces (see `startTracing`): each attempt is a span, a child of the request that
+   * wrote its event, and the webhook carries that span's `traceparent` header. Without it no span
+   * is made and no `traceparent` is sent.
+   */
+  tracing?: ServerTracing;
   /**
    * Told about a failure of the worker itself (storage unreachable); it carries on, and looks
    * again after the poll interval, doubled by each failure in a row up to 30 seconds, or at the

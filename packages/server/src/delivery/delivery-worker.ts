@@ -74,6 +74,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     lookup: options.lookup,
     onError,
     onAttempt: options.onAttempt,
+    tracing: options.tracing,
   });
 
   // Fills the free slots with due deliveries until there are none, or no free slot. Resolves

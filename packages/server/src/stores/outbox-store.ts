@@ -2,6 +2,7 @@ import type { WebhookEventKind } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Queryable } from '../storage/database.js';
+import { activeTraceparent } from '../tracing/active-trace-context.js';
 import { createSqlParameters, type SqlParameters, type SqlPart, statementOf } from './sql-part.js';
 import { endpointsTakingEvent } from './webhook-endpoint-store.js';
 
@@ -96,6 +97,9 @@ export function outboxEventPart(
       event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
     )}::jsonb`,
     `${at}::timestamptz`,
+    // The writing request's span, for the attempts' spans to join its trace (NULL when traces
+    // are off): see the server README, "Traces".
+    `${parameter(activeTraceparent() ?? null)}::text`,
   ];
   return {
     event: {
@@ -112,7 +116,8 @@ export function outboxEventPart(
     // has nothing to do for it, and the route need not wake the workers (`pending` is false).
     ctes: `outbox_event AS (
        INSERT INTO outbox_events
-              (id, event, data, previous_attributes, created_at, fan_out_to, dispatched_at)
+              (id, event, data, previous_attributes, created_at, trace_context,
+               fan_out_to, dispatched_at)
        SELECT ${values.join(', ')},
               CASE WHEN cardinality(takers.ids) > 0 THEN takers.ids END,
               CASE WHEN cardinality(takers.ids) = 0 THEN ${at}::timestamptz END

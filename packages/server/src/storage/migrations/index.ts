@@ -16,6 +16,7 @@ import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
 import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.js';
 import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
 import { webhookReplays } from './0029-webhook-replays.js';
+import { outboxTraceContext } from './0032-outbox-trace-context.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   },
   { version: 28, name: 'webhook-endpoint-policy', sql: webhookEndpointPolicy },
   { version: 29, name: 'webhook-replays', sql: webhookReplays },
+  { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
