@@ -1,5 +1,6 @@
 import type { FollowUpError } from './follow-up-error.js';
 import type { QueryParameter, RequestEvent, ResponseEvent } from './request-options.js';
+import type { TracingApi } from './tracing-api.js';
 
 /**
  * What to do when a response does not match this SDK version's schema (unknown fields and
@@ -219,6 +220,21 @@ export interface FollowUpOptions {
    * ```
    */
   onResponse?: (event: ResponseEvent) => void;
+  /**
+   * `@opentelemetry/api`, to send the W3C `traceparent` and `tracestate` of the context active
+   * where each call is made (read once per call, the same on its retries), written by the
+   * propagators registered with the API: the server's span of the request is then a child of
+   * yours. Without it no trace header is sent. The SDK never imports the API itself (it is an
+   * optional peer), so it runs and bundles the same with or without it; a `traceparent` given in
+   * `defaultHeaders` or a call's `headers` wins.
+   *
+   * @example
+   * ```ts
+   * import * as api from '@opentelemetry/api';
+   * const client = new FollowUp({ token, baseUrl, tracing: api });
+   * ```
+   */
+  tracing?: TracingApi;
 }
 
 /**

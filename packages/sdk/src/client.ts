@@ -18,6 +18,7 @@ import { HttpClient } from './internal/http-client.js';
 import { mergeDefined } from './internal/merge-defined.js';
 import { clockSleep, systemClock } from './internal/sleep.js';
 import { parseToken } from './internal/token.js';
+import { traceHeadersFrom } from './internal/trace-headers.js';
 import type { QueryParameter, RequestOptions } from './request-options.js';
 import { Audit } from './resources/audit.js';
 import { Contacts } from './resources/contacts.js';
@@ -167,6 +168,7 @@ export class FollowUp {
       defaultQuery: options.defaultQuery ?? {},
       onRequest: options.onRequest,
       onResponse: options.onResponse,
+      traceHeaders: traceHeadersFrom(options.tracing),
       timeout:
         options.timeout === undefined
           ? DEFAULT_TIMEOUT_MS

@@ -276,6 +276,7 @@ export {
   messageReceivedEventSchema,
   webhookEventSchemas,
 } from './schemas/webhook-event-schemas.js';
+export type { TracingApi } from './tracing-api.js';
 
 // Deliberately not exported: src/internal (the request pipeline on fetch, Retry-After and
 // problem+json parsing, the status-to-error factory, token parsing). Their behaviour is reachable,

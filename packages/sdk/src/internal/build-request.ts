@@ -37,6 +37,8 @@ export interface RequestDefaults {
   readonly defaultHeaders: Readonly<Record<string, string>>;
   readonly defaultQuery: Readonly<Record<string, QueryParameter>>;
   readonly signal: AbortSignal | undefined;
+  /** The active trace context's headers (the `tracing` option), read once per call. */
+  readonly traceHeaders?: (() => Record<string, string>) | undefined;
 }
 
 /** One call, ready to send as many times as its retries need: the same URL, headers and body. */
@@ -124,6 +126,8 @@ export function buildRequest(defaults: RequestDefaults, spec: CallSpec): BuiltRe
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...defaults.clientHeaders,
+    // Before the caller's headers: a `traceparent` given by hand wins over the active context's.
+    ...defaults.traceHeaders?.(),
     ...defaults.defaultHeaders,
     ...spec.headers,
     ...checkHeaders(options.headers, 'The headers option'),

@@ -40,6 +40,8 @@ export interface HttpClientSettings {
   readonly defaultQuery: Readonly<Record<string, QueryParameter>>;
   readonly onRequest: ((event: RequestEvent) => void) | undefined;
   readonly onResponse: ((event: ResponseEvent) => void) | undefined;
+  /** The active trace context's headers, when the `tracing` option is given. */
+  readonly traceHeaders?: (() => Record<string, string>) | undefined;
 }
 
 /** One API call. */
@@ -80,6 +82,7 @@ export class HttpClient {
       defaultHeaders: settings.defaultHeaders,
       defaultQuery: settings.defaultQuery,
       signal: settings.signal,
+      traceHeaders: settings.traceHeaders,
     };
     this.#send = createTransport(settings);
   }
