@@ -5,8 +5,9 @@ export const TRACER_NAME = '@followup/server';
 
 /**
  * The server's traces: the tracer its request, statement and delivery-attempt spans come from,
- * and the end of the SDK that exports them. Made by `start` (through {@link startTracing}) only
- * when the OpenTelemetry variables ask for traces; without one, the server makes no span at all.
+ * and the end of the SDK that exports them. Made by `followup-server start` only when the
+ * OpenTelemetry variables ask for traces (see the README, "Traces"); without one, the server
+ * makes no span at all.
  */
 export interface ServerTracing {
   /** Where every span of this server comes from. */
