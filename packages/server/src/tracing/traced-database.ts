@@ -1,4 +1,4 @@
-import { type Attributes, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Attributes, context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Database, Queryable, QueryResult } from '../storage/database.js';
 import type { ServerTracing } from './server-tracing.js';
 import { statementLabel } from './statement-label.js';
@@ -15,9 +15,10 @@ export function statementErrorType(error: unknown): string {
 }
 
 /**
- * Wraps a {@link Database} so that every statement sent through it, alone or in a transaction,
- * is one client span, a child of the span active when it was sent (the request's, the delivery
- * attempt's); a transaction is one span `transaction` holding its statements' spans. A
+ * Wraps a {@link Database} so that every statement sent through it within a span, alone or in a
+ * transaction, is one client span, a child of the span active when it was sent (the request's,
+ * the delivery attempt's); a transaction is one span `transaction` holding its statements'
+ * spans. A statement sent outside any span (the delivery worker's polls, retention) makes none. A
  * statement's span is named by its leading keyword only (`SELECT`, `INSERT`, `WITH`…; see
  * `statementLabel`), with `db.system.name` and `db.operation.name`: never its text, its
  * parameters or its error's message. `start` wraps the database with it only when traces are on,
@@ -37,6 +38,10 @@ export function traceStatements(database: Database, tracing: ServerTracing): Dat
   };
 
   function inSpan<T>(name: string, operation: string, work: () => Promise<T>): Promise<T> {
+    // Only within a span (a request's, a delivery attempt's): the worker's look for due
+    // deliveries, every second on an idle server, and retention would otherwise each be a trace
+    // of one statement.
+    if (trace.getSpan(context.active()) === undefined) return work();
     const attributes = { ...common, 'db.operation.name': operation };
     return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
       try {

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Context, type ContextManager, context, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -25,4 +27,27 @@ export function recordSpans(): RecordedSpans {
     spans: () => exporter.getFinishedSpans(),
     reset: () => exporter.reset(),
   };
+}
+
+/**
+ * A context manager on `AsyncLocalStorage`, as the Node SDK registers one (its package is the
+ * SDK's dependency, not the server's): the active span follows awaits. Registered globally until
+ * the function returned is called.
+ */
+export function registerAsyncContext(): () => void {
+  const storage = new AsyncLocalStorage<Context>();
+  const manager: ContextManager = {
+    active: () => storage.getStore() ?? ROOT_CONTEXT,
+    with: (active, fn, thisArg, ...args) => storage.run(active, () => fn.apply(thisArg, args)),
+    bind: (_active, target) => target,
+    enable() {
+      return this;
+    },
+    disable() {
+      storage.disable();
+      return this;
+    },
+  };
+  context.setGlobalContextManager(manager);
+  return () => context.disable();
 }
