@@ -49,6 +49,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/events/event-feed.test.ts',
       'src/ids.test.ts',
       'src/plugins/authorization-header.test.ts',
+      'src/plugins/pretty-log-stream.test.ts',
       'src/plugins/problem.test.ts',
       'src/receipts/handler-error-message.test.ts',
       'src/receipts/receipt-filter.test.ts',

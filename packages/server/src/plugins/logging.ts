@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactHeaders, secretHeaderNames } from '../secret-headers.js';
 import { redactSignInLink } from '../web/redact-sign-in-link.js';
+import { prettyLogStream } from './pretty-log-stream.js';
+import { answeredProblemCode } from './problem.js';
+import { UNMATCHED_ROUTE } from './request-metrics.js';
 
 /** Something text is written to, such as `process.stdout` or a test's collector. */
 export interface TextSink {
@@ -8,27 +11,77 @@ export interface TextSink {
   write(text: string): unknown;
 }
 
-/** Where and how much the server logs (pino, one JSON object a line). */
-export interface LoggingOptions {
-  /** The least severe level written; defaults to `info`. */
-  level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Where lines go; defaults to standard output. Tests pass a collector. */
-  stream?: TextSink;
+/** The levels of the server's logger, most severe first; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A level of the server's logger: see {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * How log lines are written: `json` (one JSON object a line, for log collectors) or `pretty`
+ * (one line of text a request, through pino-pretty, for a person at a terminal).
+ */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+
+/** A format of the server's log lines: see {@link LOG_FORMATS}. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+// pino's numbers for its levels; silent is above every one.
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
+/** Whether `logger` writes lines of `level` (Fastify's logger type leaves out pino's own check). */
+function writesAt(logger: { level: string }, level: 'info' | 'debug'): boolean {
+  const INFO = 30;
+  return (LEVEL_VALUES[logger.level] ?? INFO) <= (LEVEL_VALUES[level] ?? INFO);
 }
 
 /**
- * @internal The pino options of the server's logger. Requests are logged with their method,
- * path, headers (every one of `secretHeaders` redacted, see {@link secretHeaderNames}) and remote address; never a body, and never a query
- * string (it may carry a cursor, which is fine, but nothing requires it in logs).
+ * Where and how much the server logs (pino). At `info`, one line per request, written when it is
+ * answered; its headers only at `debug` and `trace`, credentials redacted.
+ *
+ * @example
+ * ```ts
+ * const app = buildServer({ database, logger: { level: 'warn', format: 'pretty', stream: process.stderr } });
+ * ```
+ */
+export interface LoggingOptions {
+  /** The least severe level written; defaults to `info`. */
+  level?: LogLevel;
+  /**
+   * `json` (the default) or `pretty`: pino-pretty's format, formatted in this process as each line
+   * is written (no worker thread), and coloured when the stream is a terminal (`isTTY`).
+   */
+  format?: LogFormat;
+  /** Where lines go; defaults to standard output. Tests pass a collector. */
+  stream?: TextSink & { isTTY?: boolean };
+}
+
+/**
+ * @internal The pino options of the server's logger. Requests are logged with their method, path,
+ * route pattern and remote address, and, at `debug` and below, their headers (every one of
+ * `secretHeaders` redacted, see {@link secretHeaderNames}); never a body, and never a query
+ * string (a list's filters can name a person, and nothing requires them in logs).
  */
 export function loggerOptions(
   options: LoggingOptions,
   secretHeaders: readonly string[] = secretHeaderNames(),
 ) {
   const secret = new Set(secretHeaders);
+  const stream =
+    options.format === 'pretty'
+      ? prettyLogStream(options.stream ?? process.stdout)
+      : options.stream;
   return {
     level: options.level ?? 'info',
-    ...(options.stream ? { stream: options.stream } : {}),
+    ...(stream ? { stream } : {}),
     // Runs on every line before the serializers, so that every error logged under `err`, by
     // our code or by Fastify's, passes through loggableError, and headers a handler logs itself
     // (`{ headers: request.headers }`) are redacted as the request's own are by the `req`
@@ -53,16 +106,19 @@ export function loggerOptions(
     },
     serializers: {
       req(request: FastifyRequest) {
-        const headers = redactHeaders(request.headers, secret);
-        // A sign-in link's token is in its path, and in the Referer of what its page loads.
-        if (typeof headers.referer === 'string')
-          headers.referer = redactSignInLink(headers.referer);
-        return {
+        const logged = {
           method: request.method,
+          // A sign-in link's token is in its path, and in the Referer of what its page loads.
           url: redactSignInLink(request.url.split('?')[0] ?? request.url),
-          headers,
+          route: request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
           remoteAddress: request.ip,
         };
+        // Headers are for debugging: at info they would be most of every line.
+        if (!writesAt(request.log, 'debug')) return logged;
+        const headers = redactHeaders(request.headers, secret);
+        if (typeof headers.referer === 'string')
+          headers.referer = redactSignInLink(headers.referer);
+        return { ...logged, headers };
       },
     },
   };
@@ -125,22 +181,39 @@ export function loggableClient(value: string | string[] | undefined): string | u
 }
 
 /**
- * @internal One log line per request at `info`, written when it was answered: the request
- * (method, path, headers with credentials redacted, remote address), its status, how long it
- * took (ms) and its id, and, when the caller sent `X-FollowUp-Client`, which SDK and runtime it
- * is as `client` (see {@link loggableClient}), in place of Fastify's two lines (one on arrival,
- * one on completion).
+ * @internal Who made the request, as the request line names them: the token's service account
+ * (`sa_…`) or the session's user (`usr_…`), never an e-mail address; `undefined` when the request
+ * was not authenticated (a public route, or refused before its credentials were checked).
+ */
+export function loggableActor(request: FastifyRequest): string | undefined {
+  return request.principal?.actor.id ?? request.webSession?.user.id ?? undefined;
+}
+
+/**
+ * @internal One log line per request at `info`, written when it was answered, in place of
+ * Fastify's two (one on arrival, one on completion): its id (`requestId`), the request (method,
+ * path, route pattern, remote address; headers at `debug`), its status (`res.statusCode`), how
+ * long it took in milliseconds (`responseTime`), who made it (`actor`, see
+ * {@link loggableActor}), the problem code of an error answer (`code`), and, when the caller sent
+ * `X-FollowUp-Client`, which SDK and runtime it is (`client`, see {@link loggableClient}).
  */
 export function installRequestLogging(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
-    // Below info, pino returns at once: no serializer runs.
-    const client = loggableClient(request.headers['x-followup-client']);
-    request.log.info(
-      client === undefined
-        ? { req: request, res: reply, responseTime: reply.elapsedTime }
-        : { req: request, res: reply, responseTime: reply.elapsedTime, client },
-      'request completed',
-    );
+    // Below info nothing is built: at warn, a busy server pays one level check a request.
+    if (writesAt(request.log, 'info')) {
+      const line: Record<string, unknown> = {
+        req: request,
+        res: reply,
+        responseTime: reply.elapsedTime,
+      };
+      const actor = loggableActor(request);
+      if (actor !== undefined) line.actor = actor;
+      const code = answeredProblemCode(request);
+      if (code !== undefined) line.code = code;
+      const client = loggableClient(request.headers['x-followup-client']);
+      if (client !== undefined) line.client = client;
+      request.log.info(line, 'request completed');
+    }
     done();
   });
 }

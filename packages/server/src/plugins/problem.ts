@@ -133,12 +133,22 @@ export function toProblem(error: unknown): ProblemError {
   });
 }
 
+// The code each problem answer carried, for its request's log line (see logging.ts); a weak map,
+// so that nothing outlives the request.
+const answeredProblems = new WeakMap<FastifyRequest, ProblemError['code']>();
+
+/** @internal The problem code the request was answered with, if it was answered with a problem. */
+export function answeredProblemCode(request: FastifyRequest): ProblemError['code'] | undefined {
+  return answeredProblems.get(request);
+}
+
 /** @internal Sends a problem as `application/problem+json`. */
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
   problem: ProblemError,
 ): FastifyReply {
+  answeredProblems.set(request, problem.code);
   const body: ProblemDetails = {
     type: problemType(problem.code),
     title: STATUS_CODES[problem.status] ?? 'Error',
@@ -158,7 +168,8 @@ export function sendProblem(
 
 /**
  * @internal Answers every error and every unknown route with problem+json. Server faults (5xx)
- * are logged with their stack; client errors are not logged as errors.
+ * are logged once more, with their stack; a client error's code is on its request's line (at
+ * `info`), and has a line of its own at `debug` only.
  */
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -171,7 +182,7 @@ export function installProblemHandling(app: FastifyInstance): void {
     else if (problem.code === 'unavailable')
       request.log.warn({ code: problem.code }, 'request shed');
     else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: problem.code, status: problem.status }, 'request refused');
+    else request.log.debug({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -38,7 +38,11 @@ export function routerErrorHandler(
   const problem = new ProblemError(
     known ?? { code: 'bad_request', detail: 'The request could not be processed.' },
   );
-  request.log.info({ code: problem.code, status: problem.status }, 'request refused by the router');
+  // Its code is on the request's line: at info, one line a request.
+  request.log.debug(
+    { code: problem.code, status: problem.status },
+    'request refused by the router',
+  );
   // No hook runs for these: set the request id here.
   reply.header(REQUEST_ID_HEADER, request.id);
   void sendProblem(request, reply, problem);

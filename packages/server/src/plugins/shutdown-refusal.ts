@@ -28,7 +28,8 @@ export function installShutdownRefusal(app: FastifyInstance): () => boolean {
       done();
       return;
     }
-    request.log.info('request refused: the server is shutting down');
+    // The request's line says 503 unavailable: at info, one line a request.
+    request.log.debug('request refused: the server is shutting down');
     sendProblem(
       request,
       reply,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildServer } from '../../src/build-server.js';
 import type { BuildServerOptions } from '../../src/build-server-options.js';
 import { createIdGenerator } from '../../src/ids.js';
+import type { LogLevel } from '../../src/plugins/logging.js';
 import type { Database } from '../../src/storage/database.js';
 import { createAccountStore } from '../../src/tokens/account-store.js';
 import type { Role } from '../../src/tokens/role.js';
@@ -26,13 +27,16 @@ export interface TestServer {
 
 /**
  * One database and one app for a test file (emptied before each test), with a manual clock and
- * a log collector at trace level, so that the redaction is exercised on every test.
+ * a log collector at trace level (unless `logLevel` says otherwise), so that the redaction is
+ * exercised on every test.
  */
 export function useTestServer(
   options: Partial<Omit<BuildServerOptions, 'database' | 'clock'>> & {
     configure?: (app: FastifyInstance) => void;
     /** What the app is given instead of the test database itself (a wrapper that watches it). */
     wrapDatabase?: (database: Database) => Database;
+    /** The level the log collector is given; `trace` unless a test is about levels. */
+    logLevel?: LogLevel;
   } = {},
 ): () => TestServer {
   let server: TestServer | undefined;
@@ -41,12 +45,12 @@ export function useTestServer(
     const clock = manualClock();
     const logs: string[] = [];
     const newId = createIdGenerator({ now: () => clock.now() });
-    const { configure, wrapDatabase, ...rest } = options;
+    const { configure, wrapDatabase, logLevel = 'trace', ...rest } = options;
     const app = buildServer({
       database: wrapDatabase ? wrapDatabase(database) : database,
       clock,
       newId,
-      logger: { level: 'trace', stream: { write: (line) => void logs.push(line) } },
+      logger: { level: logLevel, stream: { write: (line) => void logs.push(line) } },
       ...rest,
     });
     configure?.(app);
