@@ -34,6 +34,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/capabilities.test.ts',
       'src/cli/data-directory.test.ts',
       'src/cli/edge-options.test.ts',
+      'src/cli/log-options.test.ts',
       'src/cli/option-variables.test.ts',
       'src/cli/progress-bar.test.ts',
       'src/cli/start-option-parsers.test.ts',

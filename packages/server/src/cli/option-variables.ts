@@ -40,6 +40,8 @@ export const OPTION_VARIABLES = {
   'auth-failure-limit': 'AUTH_FAILURE_LIMIT',
   'metrics-port': 'METRICS_PORT',
   'metrics-host': 'METRICS_HOST',
+  'log-level': 'LOG_LEVEL',
+  'log-format': 'LOG_FORMAT',
 } as const satisfies Partial<Record<OptionName, string>>;
 
 /** @internal The options that configure nothing, and so have no environment variable. */

@@ -18,6 +18,7 @@ import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { deliveryOptions } from './delivery-options.js';
 import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
+import { logOptions } from './log-options.js';
 import { metricsAddress } from './metrics-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
 import {
@@ -65,6 +66,8 @@ export const START_OPTIONS: readonly OptionName[] = [
   'auth-failure-limit',
   'metrics-port',
   'metrics-host',
+  'log-level',
+  'log-format',
 ];
 
 /** @internal How many contacts `start --demo` seeds (and half as many deals). */
@@ -102,6 +105,7 @@ export async function startCommand(
   const limits = edgeOptions(values, io.env);
   const retention = retentionOptions(values, io.env);
   const metricsAt = metricsAddress(values, io.env, port);
+  const logging = logOptions(values, io.env, io.stderr);
   const opened = await storage.open();
   const { release } = opened;
   let app: ReturnType<typeof buildServer> | undefined;
@@ -131,7 +135,7 @@ export async function startCommand(
   app = buildServer({
     database,
     onOutboxEvent: () => worker.wake(),
-    logger: { level: 'info', stream: io.stderr },
+    logger: logging,
     ...(inboxWebhookSecret ? { inboxWebhookSecret } : {}),
     ehrWebhookSecrets,
     ...(configuredPublicUrl ? { publicUrl: configuredPublicUrl } : {}),

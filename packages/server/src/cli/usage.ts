@@ -71,6 +71,11 @@ Commands:
                                           off by default; the API's port answers /metrics 404)
       --metrics-host HOST                 the metrics listener's address (METRICS_HOST, default
                                           127.0.0.1)
+      --log-level LEVEL                   fatal, error, warn, info, debug, trace or silent
+                                          (LOG_LEVEL, default info): at info one line a request,
+                                          its headers (credentials redacted) at debug and trace
+      --log-format json|pretty            how log lines are written on standard error
+                                          (LOG_FORMAT; default pretty on a terminal, else json)
       (environment only)                  the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
@@ -187,6 +192,8 @@ export const optionSpec = {
   'auth-failure-limit': { type: 'string' },
   'metrics-port': { type: 'string' },
   'metrics-host': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
   'allow-open-inbox': { type: 'boolean', default: false },
