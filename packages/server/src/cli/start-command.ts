@@ -16,11 +16,12 @@ import { startTracing } from '../tracing/start-tracing.js';
 import { traceStatements } from '../tracing/traced-database.js';
 import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { deliveryOptions } from './delivery-options.js';
-import { DEMO_EHR_VENDOR, demoEhrWebhookCommand, newDemoEhrSecret } from './demo-ehr-webhook.js';
+import { DEMO_EHR_VENDOR, newDemoEhrSecret } from './demo-ehr-webhook.js';
 import { edgeOptions, retentionOptions } from './edge-options.js';
 import { logOptions } from './log-options.js';
 import { metricsAddress } from './metrics-options.js';
 import { type OperatorChannel, openOperatorChannel } from './operator-channel.js';
+import { announcementText } from './start-announcement.js';
 import {
   isLoopbackHost,
   isTrue,
@@ -210,54 +211,30 @@ export async function startCommand(
           publicUrl,
         })
       : undefined;
-    if (values.json) {
-      const announcement = {
-        url: url.origin,
-        driver: database.driver,
-        ...(metricsListener ? { metrics: `${metricsListener.url}/metrics` } : {}),
-        token: demoToken,
-        ...(demoSignIn
-          ? {
-              signIn: {
-                email: demoSignIn.email,
-                url: demoSignIn.signInUrl,
-                expiresAt: demoSignIn.expiresAt,
-              },
-            }
-          : {}),
-        ...(demoEhrSecret ? { ehr: { vendor: DEMO_EHR_VENDOR, secret: demoEhrSecret } } : {}),
-      };
-      io.stdout.write(`${JSON.stringify(announcement)}\n`);
-    } else {
-      io.stdout.write(
-        `FollowUp server listening on ${url.origin} (${database.driver}), ready ${readySeconds} s after the process started\n`,
-      );
-      if (metricsListener) io.stdout.write(`Metrics at ${metricsListener.url}/metrics\n`);
-      if (demoToken) {
-        io.stdout.write(
-          `Demo ADMIN token (shown once, valid for 24 hours; a restart prints a new one):\n  ${demoToken}\n` +
-            `Try: curl -H "Authorization: Bearer ${demoToken}" ${publicUrl}/api/contacts\n`,
-        );
-        if (demoSignIn) {
-          io.stdout.write(
-            `Demo ADMIN user ${demoSignIn.email}: open this one-time sign-in link (valid 24 hours)\n` +
-              `and choose a password:\n  ${demoSignIn.signInUrl}\n`,
-          );
-        }
-        if (demoData) {
-          io.stdout.write(
-            `Seeded ${demoData.contacts} demo contacts and ${demoData.deals} deals.\n`,
-          );
-        }
-        if (demoEhrSecret) {
-          io.stdout.write(
-            `Demo EHR vendor ${DEMO_EHR_VENDOR}, webhook secret (shown once):\n  ${demoEhrSecret}\n` +
-              'Send it a signed test webhook (prints 202 and the receipt id):\n' +
-              `  ${demoEhrWebhookCommand({ origin: publicUrl, secret: demoEhrSecret })}\n`,
-          );
-        }
-      }
-    }
+    // --demo: whatever the first retention run logs comes before the block, which stays last.
+    if (values.demo) await schedule.runNow();
+    io.stdout.write(
+      announcementText(
+        {
+          origin: url.origin,
+          publicUrl,
+          driver: database.driver,
+          readySeconds,
+          ...(metricsListener ? { metricsUrl: `${metricsListener.url}/metrics` } : {}),
+          ...(demoToken
+            ? {
+                demo: {
+                  token: demoToken,
+                  ...(demoSignIn ? { signIn: demoSignIn } : {}),
+                  ...(demoData ? { seeded: demoData } : {}),
+                  ...(demoEhrSecret ? { ehrSecret: demoEhrSecret } : {}),
+                },
+              }
+            : {}),
+        },
+        { json: values.json === true },
+      ),
+    );
     await new Promise<void>((resolve) => {
       if (!io.signal || io.signal.aborted) return resolve();
       io.signal.addEventListener('abort', () => resolve(), { once: true });
