@@ -72,7 +72,14 @@ export {
 } from './plugins/address-limits.js';
 export type { Principal, RequireCapability } from './plugins/authentication.js';
 export { IDEMPOTENCY_KEY_HEADER } from './plugins/idempotency.js';
-export type { LoggingOptions, TextSink } from './plugins/logging.js';
+export {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LoggingOptions,
+  type LogLevel,
+  type TextSink,
+} from './plugins/logging.js';
 export type { ProblemDetails } from './plugins/problem.js';
 export {
   DEFAULT_RATE_LIMIT,

@@ -26,7 +26,7 @@ export const LOG_FORMATS = ['json', 'pretty'] as const;
 /** A format of the server's log lines: see {@link LOG_FORMATS}. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-// pino's numbers for its levels; silent is above every one.
+// pino's numbers for its levels: silent is above every one; an unknown level counts as info.
 const LEVEL_VALUES: Readonly<Record<string, number>> = {
   trace: 10,
   debug: 20,
@@ -36,11 +36,11 @@ const LEVEL_VALUES: Readonly<Record<string, number>> = {
   fatal: 60,
   silent: Number.POSITIVE_INFINITY,
 };
+const levelValue = (level: string): number => LEVEL_VALUES[level] ?? 30;
 
 /** Whether `logger` writes lines of `level` (Fastify's logger type leaves out pino's own check). */
-function writesAt(logger: { level: string }, level: 'info' | 'debug'): boolean {
-  const INFO = 30;
-  return (LEVEL_VALUES[logger.level] ?? INFO) <= (LEVEL_VALUES[level] ?? INFO);
+function writesAt(logger: { level: string }, level: LogLevel): boolean {
+  return levelValue(logger.level) <= levelValue(level);
 }
 
 /**
@@ -61,7 +61,10 @@ export interface LoggingOptions {
    */
   format?: LogFormat;
   /** Where lines go; defaults to standard output. Tests pass a collector. */
-  stream?: TextSink & { isTTY?: boolean };
+  stream?: TextSink & {
+    /** `true` when the stream is a terminal: `pretty` lines are coloured there. */
+    isTTY?: boolean;
+  };
 }
 
 /**
