@@ -110,6 +110,7 @@ export function createDeliveryAttempter(
         createdAt: row.event_created_at,
         data: row.data,
         previousAttributes: row.previous_attributes,
+        payload: row.payload,
       },
       { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
     );

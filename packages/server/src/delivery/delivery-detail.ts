@@ -38,6 +38,7 @@ export function deliveryAsSent(
       createdAt: content.event_created_at,
       data: content.data,
       previousAttributes: content.previous_attributes,
+      payload: content.payload,
     },
     { secrets: [REDACTED], timestamp: Math.floor(started / 1000) },
   );

@@ -5,6 +5,7 @@ import {
   signPayload,
   signStandardWebhook,
 } from '@followup/webhooks';
+import { thinEventData } from './thin-event-data.js';
 
 /**
  * @internal The key bytes a signing secret gives the Standard Webhooks scheme: the base64 after
@@ -37,6 +38,12 @@ export interface DeliveryMessage {
   readonly eventId?: string;
   /** For a `*.updated` event, the former values of the fields that changed. */
   readonly previousAttributes?: Readonly<Record<string, unknown>> | null;
+  /**
+   * The body the delivery carries, as its endpoint's `payload` was when it was queued: `full`
+   * (the default) or `thin`, `{id, event, createdAt, eventId, data: {id, object}}` with no
+   * field value.
+   */
+  readonly payload?: 'full' | 'thin';
 }
 
 /** The body and headers of one delivery attempt. */
@@ -54,8 +61,36 @@ export interface DeliveryRequest {
 }
 
 /**
- * Serializes a delivery and signs it for one attempt: the body is `{id, event, createdAt,
- * data}` (the same bytes on every attempt), `X-Service-Signature` is `t=<now>,v1=<hex>` with one
+ * @internal The JSON body of a delivery, the same bytes on every attempt: `{id, event, eventId,
+ * createdAt, data}` (and `previousAttributes` for an update), or for a thin delivery exactly
+ * `{id, event, createdAt, eventId, data: {id, object}}`, in which no value of the record's
+ * fields appears (previousAttributes neither).
+ */
+export function deliveryBody(message: DeliveryMessage): string {
+  if (message.payload === 'thin') {
+    return JSON.stringify({
+      id: message.id,
+      event: message.event,
+      createdAt: message.createdAt,
+      eventId: message.eventId,
+      data: thinEventData(message.event, message.data),
+    });
+  }
+  return JSON.stringify({
+    id: message.id,
+    event: message.event,
+    ...(message.eventId === undefined ? {} : { eventId: message.eventId }),
+    createdAt: message.createdAt,
+    data: message.data,
+    ...(message.previousAttributes == null
+      ? {}
+      : { previousAttributes: message.previousAttributes }),
+  });
+}
+
+/**
+ * Serializes a delivery and signs it for one attempt: the body is {@link deliveryBody} (the
+ * full event, or the thin one; the same bytes on every attempt), `X-Service-Signature` is `t=<now>,v1=<hex>` with one
  * `v1` per signing secret (two while an endpoint's secret is being rotated), and the Standard
  * Webhooks headers carry the same attempt signed their way (`webhook-signature: v1,<base64>`,
  * one per secret).
@@ -68,16 +103,7 @@ export function buildDeliveryRequest(
   message: DeliveryMessage,
   options: { secrets: readonly string[]; timestamp: number },
 ): DeliveryRequest {
-  const body = JSON.stringify({
-    id: message.id,
-    event: message.event,
-    ...(message.eventId === undefined ? {} : { eventId: message.eventId }),
-    createdAt: message.createdAt,
-    data: message.data,
-    ...(message.previousAttributes == null
-      ? {}
-      : { previousAttributes: message.previousAttributes }),
-  });
+  const body = deliveryBody(message);
   return {
     body,
     headers: {

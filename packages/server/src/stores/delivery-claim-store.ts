@@ -16,6 +16,8 @@ export interface ClaimedRow {
   previous_attributes: Record<string, unknown> | null;
   /** The `traceparent` of the request that wrote the event, if traces were on then. */
   trace_context: string | null;
+  /** The body the delivery carries, decided when it was queued (migration 30). */
+  payload: 'full' | 'thin';
   url: string;
   secret: string;
   previous_secret: string | null;
@@ -78,7 +80,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH due AS (
       WHERE d.id = chosen.id AND ev.id = d.event_id
      RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
                ev.created_at AS event_created_at, ev.data, ev.previous_attributes,
-               ev.trace_context, chosen.url,
+               ev.trace_context, d.payload, chosen.url,
                chosen.secret, chosen.previous_secret, chosen.previous_secret_until`;
 
 /** @internal The values of {@link CLAIM_DUE_DELIVERIES} for a claim. */

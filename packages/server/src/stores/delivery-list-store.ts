@@ -64,6 +64,8 @@ export interface DeliveryContentRow {
   event_created_at: string;
   data: Record<string, unknown>;
   previous_attributes: Record<string, unknown> | null;
+  /** The body the delivery carries, decided when it was queued (migration 30). */
+  payload: 'full' | 'thin';
   last_attempt_at: string | null;
 }
 
@@ -73,7 +75,7 @@ export async function findDeliveryContent(
   id: string,
 ): Promise<DeliveryContentRow | undefined> {
   const { rows } = await queryable.query<DeliveryContentRow>(
-    `SELECT ev.created_at AS event_created_at, ev.data, ev.previous_attributes,
+    `SELECT ev.created_at AS event_created_at, ev.data, ev.previous_attributes, d.payload,
             (SELECT max(a.started_at) FROM delivery_attempts AS a WHERE a.delivery_id = d.id)
               AS last_attempt_at
        FROM deliveries AS d JOIN outbox_events AS ev ON ev.id = d.event_id

@@ -136,7 +136,9 @@ export async function makeFailedDeliveriesDue(
 }
 
 /**
- * @internal Queues a delivery of the event `eventId` to one endpoint, due at `now`.
+ * @internal Queues a delivery of the event `eventId` to one endpoint, due at `now`, with the
+ * body the endpoint takes now (its `payload`, full or thin: kept for every attempt). Nothing is
+ * queued when the endpoint is gone.
  */
 export async function insertDelivery(
   transaction: Queryable,
@@ -144,8 +146,10 @@ export async function insertDelivery(
 ): Promise<void> {
   const { id: deliveryId, eventId, endpointId, now } = delivery;
   await transaction.query(
-    `INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, 'pending', 0, $4, $4)`,
+    `INSERT INTO deliveries
+            (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, payload)
+       SELECT $1, $2, endpoint.id, 'pending', 0, $4, $4, endpoint.payload
+         FROM webhook_endpoints AS endpoint WHERE endpoint.id = $3`,
     [deliveryId, eventId, endpointId, now],
   );
 }

@@ -63,12 +63,18 @@ export async function takeUndispatchedEvents(
 
 /**
  * @internal The second fan-out statement (exported for the test that explains its plan): inserts
- * the deliveries `$1` of the pairs of events `$2` and endpoints `$3`, due at `$4` (a pair another
- * instance made already is passed by), and marks the events `$5` dispatched.
+ * the deliveries `$1` of the pairs of events `$2` and endpoints `$3`, due at `$4`, each with the
+ * body its endpoint takes now (`payload`; a pair another instance made already is passed by),
+ * and marks the events `$5` dispatched.
  */
 export const INSERT_DELIVERIES_OF_EVENTS = `WITH inserted AS (
-       INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
-       SELECT id, event_id, endpoint_id, 'pending', 0, $4, $4
+       INSERT INTO deliveries
+              (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, payload)
+       -- The body the endpoint takes now (full or thin) is the delivery's for good: every
+       -- attempt and GET /api/deliveries/{id} show the same bytes (migration 30).
+       SELECT pairs.id, pairs.event_id, pairs.endpoint_id, 'pending', 0, $4, $4,
+              coalesce((SELECT endpoint.payload FROM webhook_endpoints AS endpoint
+                         WHERE endpoint.id = pairs.endpoint_id), 'full')
          FROM unnest($1::text[], $2::text[], $3::text[]) AS pairs (id, event_id, endpoint_id)
        ON CONFLICT (event_id, endpoint_id) WHERE replay_id IS NULL DO NOTHING)
      -- The ids through a subquery, as in the first statement: with the whole batch in view, the

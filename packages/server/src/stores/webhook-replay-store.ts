@@ -133,8 +133,12 @@ export async function insertReplay(queryable: Queryable, replay: ReplayRecord): 
        VALUES ($1, $2, $3, $4, $5, $6, (SELECT count(*) FROM pairs), $8) RETURNING id),
      queued AS (
        INSERT INTO deliveries
-              (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, replay_id)
-       SELECT pairs.id, pairs.event_id, $2, 'pending', 0, $8, $8, replay.id
+              (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, replay_id,
+               payload)
+       -- A replayed event goes with the body the endpoint takes now (full or thin).
+       SELECT pairs.id, pairs.event_id, $2, 'pending', 0, $8, $8, replay.id,
+              coalesce((SELECT endpoint.payload FROM webhook_endpoints AS endpoint
+                         WHERE endpoint.id = $2), 'full')
          FROM pairs CROSS JOIN replay
        RETURNING id)
      SELECT (SELECT count(*) FROM queued)::int AS count`,

@@ -16,6 +16,7 @@ import { userEmailCase, userEmailCaseRefusal } from './0026-user-email-case.js';
 import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.js';
 import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
 import { webhookReplays } from './0029-webhook-replays.js';
+import { deliveryPayload } from './0030-delivery-payload.js';
 import { outboxTraceContext } from './0032-outbox-trace-context.js';
 
 /** @internal One versioned migration. */
@@ -63,6 +64,7 @@ export const migrations: readonly Migration[] = [
   },
   { version: 28, name: 'webhook-endpoint-policy', sql: webhookEndpointPolicy },
   { version: 29, name: 'webhook-replays', sql: webhookReplays },
+  { version: 30, name: 'delivery-payload', sql: deliveryPayload },
   { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
 ];
 
