@@ -185,7 +185,12 @@ export {
   type WebhookEndpointStatus,
   webhookEndpointStatusSchema,
 } from './schemas/endpoint-event-schemas.js';
-export { type EventList, eventFeedPageSchema, eventListSchema } from './schemas/event-list.js';
+export {
+  type EventList,
+  eventFeedEventSchema,
+  eventFeedPageSchema,
+  eventListSchema,
+} from './schemas/event-list.js';
 export {
   type EventType,
   type EventTypeList,

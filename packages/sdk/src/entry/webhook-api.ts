@@ -1,7 +1,7 @@
 // Part of the SDK's entry point (src/index.ts re-exports this module whole, which keeps each list
 // of names under the 300 lines of CONTRIBUTING.md): the public names of the webhook API
 // (client.webhookEndpoints, client.deliveries' list, get and retry), its resource, schemas and
-// header checks, each listed by name.
+// header checks, and the thin bodies of endpoints whose payload is thin, each listed by name.
 
 export { Replays } from '../resources/replays.js';
 export {
@@ -19,6 +19,11 @@ export {
   type RetryDeliveryInput,
   retryDeliveryInputSchema,
 } from '../schemas/delivery.js';
+export {
+  isThinWebhookEvent,
+  type ThinWebhookEvent,
+  thinWebhookEventSchema,
+} from '../schemas/thin-webhook-event.js';
 export {
   type CreatedWebhookEndpoint,
   createdWebhookEndpointSchema,

@@ -2,21 +2,26 @@ import { z } from 'zod';
 import { type WebhookEvent, webhookEventSchema } from './webhook-event.js';
 
 /**
+ * @internal One event of the feed as the server describes it in its OpenAPI document and checks
+ * its own answers against (`GET /api/events/{eventId}`, each event of `GET /api/events`): its
+ * envelope. The client reads it with `webhookEventSchema`, which checks a known kind's data.
+ */
+export const eventFeedEventSchema = z.object({
+  id: z.string().describe('The event id (evt_…)'),
+  event: z.string(),
+  createdAt: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  previousAttributes: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
  * @internal The page of `GET /api/events` as the server describes it in its OpenAPI document and
  * checks its own answers against: each event's envelope (`id`, `event`, `createdAt`, `data`,
  * `previousAttributes`). The client reads pages with {@link eventListSchema}, which checks each
  * event of a known kind against that kind's schema.
  */
 export const eventFeedPageSchema = z.object({
-  events: z.array(
-    z.object({
-      id: z.string().describe('The event id (evt_…)'),
-      event: z.string(),
-      createdAt: z.string(),
-      data: z.record(z.string(), z.unknown()),
-      previousAttributes: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
+  events: z.array(eventFeedEventSchema),
   nextCursor: z.string().nullable(),
 });
 

@@ -16,10 +16,15 @@ export const eventTypeSchema = z.object({
   description: z.string(),
   /** The JSON Schema (draft 2020-12) of the whole body of an event of this kind. */
   schema: z.record(z.string(), z.unknown()),
+  /**
+   * The JSON Schema of the thin body an endpoint whose `payload` is `thin` receives for this
+   * kind: `{id, event, createdAt, eventId, data: {id, object}}`. Absent from servers before it.
+   */
+  thinSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
- * An event kind of the catalogue: `{ kind, description, schema }`.
+ * An event kind of the catalogue: `{ kind, description, schema, thinSchema }`.
  *
  * @example
  * ```ts

@@ -3,7 +3,12 @@ import { type Capability, hasCapability } from '../capabilities.js';
 import { FollowUpServerError } from '../errors.js';
 import { type ChangePosition, parseChangePosition } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
-import { findEventPosition, readEventsAfter } from '../stores/event-feed-store.js';
+import {
+  type EventFeedRow,
+  findEvent,
+  findEventPosition,
+  readEventsAfter,
+} from '../stores/event-feed-store.js';
 import type { Role } from '../tokens/role.js';
 
 /**
@@ -119,13 +124,32 @@ export async function listEvents(
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
-    events: page.map((row) => ({
-      id: row.id,
-      event: row.event,
-      createdAt: row.created_at,
-      data: row.data,
-      ...(row.previous_attributes === null ? {} : { previousAttributes: row.previous_attributes }),
-    })),
+    events: page.map(feedEventOf),
     nextCursor: rows.length > options.limit && last ? encodeEventCursor(last.xid, last.seq) : null,
   };
+}
+
+function feedEventOf(row: EventFeedRow): FeedEvent {
+  return {
+    id: row.id,
+    event: row.event,
+    createdAt: row.created_at,
+    data: row.data,
+    ...(row.previous_attributes === null ? {} : { previousAttributes: row.previous_attributes }),
+  };
+}
+
+/**
+ * @internal One event as the feed shows it (its values `"[erased]"` where a person was erased),
+ * or `undefined` when the server does not hold it (never written, or pruned past retention) or
+ * its kind is not among `kinds`, those the caller may see: an event the caller may not read is
+ * answered as one that does not exist, so that its id tells nothing.
+ */
+export async function findFeedEvent(
+  database: Queryable,
+  options: { id: string; kinds: readonly string[] },
+): Promise<FeedEvent | undefined> {
+  const row = await findEvent(database, options.id);
+  if (row === undefined || !options.kinds.includes(row.event)) return undefined;
+  return feedEventOf(row);
 }

@@ -1,5 +1,6 @@
 import {
   ENDPOINT_EVENT_KINDS,
+  thinWebhookEventSchema,
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
   webhookEventSchemas,
@@ -49,26 +50,35 @@ export function eventTypeCatalogue() {
     description: (ENDPOINT_EVENT_KINDS as readonly string[]).includes(kind)
       ? `${eventKindDescriptions[kind]} ${endpointEventDelivery}`
       : eventKindDescriptions[kind],
-    schema: z.toJSONSchema(webhookEventSchemas[kind], {
-      target: 'draft-2020-12',
-      unrepresentable: 'any',
-    }) as Record<string, unknown>,
+    schema: jsonSchemaOf(webhookEventSchemas[kind]),
+    thinSchema: jsonSchemaOf(thinWebhookEventSchema.extend({ event: z.literal(kind) })),
   }));
 }
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+}
+
+/** What an endpoint whose `payload` is `thin` receives, for the catalogue and OpenAPI. */
+export const THIN_PAYLOAD_DESCRIPTION =
+  'An endpoint whose payload is thin receives {id, event, createdAt, eventId, data: {id, object}} instead, with no field values; GET /api/events/{eventId} answers the full event.';
 
 /**
  * @internal The OpenAPI 3.1 `webhooks` section: one `POST` per event kind, the body its schema.
  */
 export function openApiWebhooks(): Record<string, Record<string, unknown>> {
   const webhooks: Record<string, Record<string, unknown>> = {};
-  for (const { kind, description, schema } of eventTypeCatalogue()) {
+  for (const { kind, description, schema, thinSchema } of eventTypeCatalogue()) {
     webhooks[kind] = {
       post: {
         summary: kind,
-        description: `${description} Signed with X-Service-Signature (t=,v1=) and the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature).`,
+        description: `${description} Signed with X-Service-Signature (t=,v1=) and the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). ${THIN_PAYLOAD_DESCRIPTION}`,
         requestBody: {
           required: true,
-          content: { 'application/json': { schema } },
+          content: { 'application/json': { schema: { anyOf: [schema, thinSchema] } } },
         },
         responses: {
           '2XX': { description: 'Received; answer within the delivery timeout.' },

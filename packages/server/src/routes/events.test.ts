@@ -5,6 +5,7 @@ import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
 import { listEvents } from '../events/event-feed.js';
 import { createIdGenerator } from '../ids.js';
+import { pruneExpired } from '../retention/retention.js';
 import type { Queryable } from '../storage/database.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { roles } from '../tokens/role.js';
@@ -300,6 +301,120 @@ describe('the event feed under concurrent transactions (PostgreSQL)', () => {
   });
 });
 
+describe('GET /api/events/{eventId}', () => {
+  const server = useTestServer({ ehrWebhookSecrets: { athenahealth: EHR_SECRET } });
+
+  async function call(
+    token: string,
+    method: 'GET' | 'POST' | 'PATCH',
+    url: string,
+    payload?: object,
+  ) {
+    return server().app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  }
+
+  async function feedEvents(token: string) {
+    await transactionsSettled(server().database);
+    return (await call(token, 'GET', '/api/events?limit=200')).json().events as {
+      id: string;
+      event: string;
+    }[];
+  }
+
+  it('answers each event exactly as the feed shows it, erased values included', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const contact = (
+      await call(token, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' })
+    ).json();
+    await call(token, 'PATCH', `/api/contacts/${contact.id}`, { email: 'ada@example.com' });
+    expect((await call(token, 'POST', `/api/contacts/${contact.id}/erase`)).statusCode).toBe(200);
+    const listed = await feedEvents(token);
+    expect(listed.map((event) => event.event)).toEqual([
+      'contact.created',
+      'contact.updated',
+      'contact.deleted',
+      'contact.erased',
+    ]);
+    for (const event of listed) {
+      const response = await call(token, 'GET', `/api/events/${event.id}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual(event);
+    }
+    // The erasure reached the stored copies: the single event shows "[erased]" as the feed does.
+    const updated = (await call(token, 'GET', `/api/events/${listed[1]?.id}`)).json();
+    expect(JSON.stringify(updated)).not.toContain('ada@example.com');
+    expect(updated.data.email).toBe('[erased]');
+  });
+
+  it('hides an event from a role that may not read its kind, as the feed does', async () => {
+    const body = '{"event":"sync"}';
+    const accepted = await server().app.inject({
+      method: 'POST',
+      url: '/api/ehr/webhooks/athenahealth',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature': `sha256=${createHmac('sha256', EHR_SECRET).update(body).digest('hex')}`,
+      },
+      payload: body,
+    });
+    expect(accepted.statusCode).toBe(202);
+    const { token: admin } = await server().tokenFor('ADMIN');
+    const [receipt] = await feedEvents(admin);
+    expect(receipt?.event).toBe('ehr.receipt.recorded');
+    const { token: manager } = await server().tokenFor('MANAGER');
+    expect((await call(manager, 'GET', `/api/events/${receipt?.id}`)).statusCode).toBe(200);
+    const { token: agent } = await server().tokenFor('AGENT');
+    expect(await feedEvents(agent)).toEqual([]);
+    const hidden = await call(agent, 'GET', `/api/events/${receipt?.id}`);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(hidden.json()).toMatchObject({ code: 'not_found' });
+    expect(
+      (await server().app.inject({ method: 'GET', url: `/api/events/${receipt?.id}` })).statusCode,
+    ).toBe(401);
+  });
+
+  it('is 404 for an unknown event and one pruned past retention, 400 for a malformed id', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    await call(token, 'POST', '/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' });
+    const [created] = await feedEvents(token);
+    expect((await call(token, 'GET', `/api/events/${created?.id}`)).statusCode).toBe(200);
+    const unknown = await call(token, 'GET', '/api/events/evt_01JNOSUCHEVENT000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'not_found' });
+
+    // Past the deliveries' retention (30 days by default), the event is pruned: gone from both.
+    const now = server().clock.now() + 31 * 24 * 60 * 60 * 1000;
+    expect((await pruneExpired(server().database, { now })).outboxEvents).toBe(1);
+    expect(await feedEvents(token)).toEqual([]);
+    const pruned = await call(token, 'GET', `/api/events/${created?.id}`);
+    expect(pruned.statusCode).toBe(404);
+    expect(pruned.json()).toMatchObject({ code: 'not_found' });
+
+    for (const malformed of ['con_1', 'evt_', 'evt_a.b', `evt_${'x'.repeat(252)}`, 'EVT_1']) {
+      const response = await call(token, 'GET', `/api/events/${encodeURIComponent(malformed)}`);
+      expect(response.statusCode, malformed).toBe(400);
+      expect(response.json(), malformed).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'eventId' }],
+      });
+    }
+  });
+
+  it('is listed in the OpenAPI document with an operationId', async () => {
+    const document = (await server().app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.paths['/api/events/{eventId}'].get).toMatchObject({
+      operationId: 'getEvent',
+      responses: { 200: expect.anything(), 404: expect.anything(), 400: expect.anything() },
+    });
+  });
+});
+
 describe('GET /api/event-types', () => {
   const server = useTestServer();
 
@@ -311,6 +426,14 @@ describe('GET /api/event-types', () => {
     };
     expect(eventTypes.map((type) => type.kind)).toEqual([...WEBHOOK_EVENT_KINDS]);
     const dealUpdated = eventTypes.find((type) => type.kind === 'deal.updated');
+    expect(dealUpdated).toMatchObject({
+      thinSchema: {
+        properties: {
+          event: { const: 'deal.updated' },
+          data: { required: ['id', 'object'], additionalProperties: false },
+        },
+      },
+    });
     expect(dealUpdated?.schema).toMatchObject({
       type: 'object',
       required: expect.arrayContaining(['id', 'event', 'createdAt', 'data', 'previousAttributes']),
@@ -330,9 +453,18 @@ describe('GET /api/event-types', () => {
     };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_KINDS]);
+    // The full body, or the thin one an endpoint whose payload is thin receives.
     expect(
       document.webhooks['contact.updated']?.post.requestBody.content['application/json']?.schema,
-    ).toMatchObject({ properties: { event: { const: 'contact.updated' } } });
+    ).toMatchObject({
+      anyOf: [
+        { properties: { event: { const: 'contact.updated' } } },
+        {
+          properties: { event: { const: 'contact.updated' } },
+          required: ['id', 'event', 'createdAt', 'eventId', 'data'],
+        },
+      ],
+    });
     expect(document).toHaveProperty(['paths', '/api/events', 'get']);
   });
 });

@@ -1,6 +1,8 @@
 import {
+  eventFeedEventSchema,
   eventFeedPageSchema,
   eventTypeListSchema,
+  INPUT_LIMITS,
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
 } from '@followup/sdk';
@@ -8,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FollowUpServerError } from '../errors.js';
-import { listEvents, visibleEventKinds } from '../events/event-feed.js';
+import { findFeedEvent, listEvents, visibleEventKinds } from '../events/event-feed.js';
 import { eventTypeCatalogue } from '../events/event-types.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
@@ -33,9 +35,20 @@ const querySchema = z.strictObject({
   ),
 });
 
+// An event id as the server makes them: `evt_` and a ULID (letters, digits, and the `_` of ids
+// written by hand in tests and older data), within the length of every id.
+const eventIdParams = z.object({
+  eventId: z
+    .string()
+    .max(INPUT_LIMITS.id, `eventId must be at most ${INPUT_LIMITS.id} characters`)
+    .regex(/^evt_[A-Za-z0-9_]+$/, 'eventId must be an event id: evt_ then letters and digits')
+    .describe('The event id (evt_…), as the feed and a thin webhook body (eventId) give it'),
+});
+
 /**
  * @internal `GET /api/events` (any role; each event only for roles that may read its record):
- * the feed of every event the server emits, in cursor pages; `GET /api/event-types` (no token,
+ * the feed of every event the server emits, in cursor pages; `GET /api/events/{eventId}`, one
+ * of them under the same rules (a thin webhook body names it); `GET /api/event-types` (no token,
  * like `/openapi.json`): the catalogue of kinds with their JSON Schemas.
  */
 export function eventRoutes(options: {
@@ -103,6 +116,43 @@ export function eventRoutes(options: {
           }
           throw error;
         }
+      },
+    );
+
+    typed.get(
+      '/api/events/:eventId',
+      {
+        // The feed's capability; the event's kind must be one the role may see, as in the feed.
+        onRequest: options.requireCapability('contacts.read'),
+        schema: {
+          operationId: 'getEvent',
+          summary: 'Get one event, as the feed shows it',
+          description:
+            'The event with this id exactly as GET /api/events lists it (values erased from it show "[erased]"): what a thin webhook body (payload thin) names as eventId. An event of a kind the role may not read, and one pruned past retention, are not found.',
+          tags: ['Events'],
+          security: [{ bearerAuth: [] }],
+          params: eventIdParams,
+          response: {
+            200: eventFeedEventSchema,
+            ...problemResponses('not_found'),
+          },
+        },
+      },
+      async (request) => {
+        const principal = request.principal;
+        if (!principal) throw new Error('GET /api/events/{eventId} ran without a principal.');
+        const { eventId } = request.params;
+        const event = await findFeedEvent(options.database, {
+          id: eventId,
+          kinds: visibleEventKinds(principal.role),
+        });
+        if (event === undefined) {
+          throw new ProblemError({
+            code: 'not_found',
+            detail: `No event has the id ${JSON.stringify(eventId)}.`,
+          });
+        }
+        return event;
       },
     );
 

@@ -47,3 +47,19 @@ export async function readEventsAfter(
   );
   return rows;
 }
+
+/**
+ * @internal The event with this id as the feed reads it, or `undefined` when the server does not
+ * hold it (never written, or pruned by retention).
+ */
+export async function findEvent(
+  database: Queryable,
+  id: string,
+): Promise<EventFeedRow | undefined> {
+  const { rows } = await database.query<EventFeedRow>(
+    `SELECT seq::text AS seq, xid::text AS xid, id, event, data, previous_attributes, created_at
+       FROM outbox_events WHERE id = $1`,
+    [id],
+  );
+  return rows[0];
+}
