@@ -2,7 +2,7 @@ import { thinWebhookEventSchema } from '@followup/sdk';
 import { verifySignature } from '@followup/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
-import { startSubscriber, type Subscriber } from '../../test/support/subscriber.js';
+import { type Subscriber, startSubscriber } from '../../test/support/subscriber.js';
 import { createIdGenerator } from '../ids.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { createDeliveryWorker } from './delivery-worker.js';
