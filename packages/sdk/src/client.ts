@@ -214,7 +214,12 @@ export class FollowUp {
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.replays = new Replays(http);
     this.inbox = new Inbox(http);
-    this.webhooks = new Webhooks({ clock, logger: options.logger });
+    const events = this.events;
+    this.webhooks = new Webhooks({
+      clock,
+      logger: options.logger,
+      fetchEvent: (eventId) => events.get(eventId),
+    });
   }
 
   /**

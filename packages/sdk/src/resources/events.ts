@@ -9,8 +9,9 @@ import type { RequestOptions } from '../request-options.js';
 import { type EventList, eventListSchema } from '../schemas/event-list.js';
 import { type EventType, eventTypeListSchema } from '../schemas/event-type.js';
 import type { OpenEnum } from '../schemas/open-enum.js';
-import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
 import type { WebhookEventKind } from '../wire/event-kinds.js';
+import { pathId } from './crud-resource.js';
 
 /**
  * Parameters of `client.events.list()`.
@@ -94,6 +95,31 @@ export class Events {
       ...(after === undefined ? {} : { start: { after } }),
     });
     return new PagePromise(load(cursor === undefined ? { limit } : { cursor, limit }, 0));
+  }
+
+  /**
+   * One event (`GET /api/events/{eventId}`), exactly as the feed shows it, typed by its kind as
+   * a {@link WebhookEvent}; its `id` is the event id. The thin body of an endpoint whose
+   * `payload` is `thin` carries this id as `eventId`. The same rules as the feed: an event of a
+   * kind the token's role may not read, and one pruned past retention, are not found.
+   *
+   * @throws {@link NotFoundError} when the server holds no such event the role may read;
+   *   {@link ValidationError} for an id that is not an event id (`evt_…`).
+   * @example
+   * ```ts
+   * const event = await client.events.get(thin.eventId);
+   * if (event.event === 'contact.created') console.log(event.data.firstName);
+   * ```
+   */
+  get(eventId: string, options?: RequestOptions): APIPromise<WebhookEvent> {
+    return new APIPromise(
+      this.#http.request({
+        method: 'GET',
+        path: `/api/events/${pathId(eventId)}`,
+        schema: webhookEventSchema,
+        options,
+      }),
+    );
   }
 
   /**

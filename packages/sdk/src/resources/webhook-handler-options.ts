@@ -84,8 +84,30 @@ export interface WebhookHandlerOptions {
   /** The largest body read, in bytes (default 1 MiB); past it the answer is 413. */
   maxBodyBytes?: number;
   /**
+   * For an endpoint whose `payload` is `thin` (bodies with ids and no values): fetch each
+   * verified thin event in full with the client's `client.events.get(eventId)` before the
+   * handlers run, so that they receive the same typed event a full endpoint would (the
+   * delivery's `id`, the event's `eventId`). The client's token needs a role that may read the
+   * event kinds the endpoint takes. A fetch that fails is answered 503 (the claim released), so
+   * the server sends the delivery again and nothing is lost. Without it (default `false`), a
+   * thin event is answered 500 and told to `onError`: the handlers are typed for full events.
+   * Full bodies are handled as always either way.
+   *
+   * @example
+   * ```ts
+   * const webhooks = client.webhooks.handler({
+   *   secret: process.env.FOLLOWUP_WEBHOOK_SECRET!,
+   *   expand: true,
+   *   on: { 'contact.created': (event) => welcome(event.data.firstName) },
+   * });
+   * ```
+   */
+  expand?: boolean;
+  /**
    * Told when a handler throws, the store fails or the handler is misconfigured (the answer is
-   * then 500). Defaults to the client's `logger.error`, or `console.error` without one.
+   * then 500), or a thin event could not be expanded (503; `event` is then the thin body, whose
+   * `data` holds only `id` and `object`). Defaults to the client's `logger.error`, or
+   * `console.error` without one.
    */
   onError?: (error: unknown, event: WebhookEvent | undefined) => void;
 }

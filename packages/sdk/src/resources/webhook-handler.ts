@@ -7,9 +7,11 @@ import {
 import type { Clock, Logger } from '../client-options.js';
 import { ConfigurationError } from '../follow-up-error.js';
 import { ResponseValidationError } from '../request-errors.js';
+import { isThinWebhookEvent, type ThinWebhookEvent } from '../schemas/thin-webhook-event.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { WebhookEventKind } from '../wire/event-kinds.js';
 import { MemoryDeliveryStore } from './delivery-store.js';
+import { type EventFetcher, expandThinEvent } from './expand-thin-event.js';
 import { type BodyRead, declaredLength, readNodeBody, readWebBody } from './webhook-body.js';
 import {
   DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
@@ -46,6 +48,11 @@ const answers = {
     body: 'The webhook was not handled; send it again.\n',
     headers: TEXT,
   },
+  notExpanded: {
+    status: 503,
+    body: 'The full event could not be fetched; send it again.\n',
+    headers: TEXT,
+  },
 } satisfies Record<string, Answer>;
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
@@ -62,7 +69,9 @@ export interface WebhookHandlerContext {
     rawBody: WebhookPayload,
     headers: HeadersLike,
     options: VerifyOptions,
-  ): Promise<WebhookEvent>;
+  ): Promise<WebhookEvent | ThinWebhookEvent>;
+  /** `client.events.get`, for `expand`. */
+  fetchEvent?: EventFetcher;
   clock?: Pick<Clock, 'now'>;
   logger?: Logger;
 }
@@ -103,6 +112,14 @@ export function createWebhookHandler(
       message: 'tolerance must be a finite, non-negative number of seconds.',
     });
   }
+  if (options.expand !== undefined && typeof options.expand !== 'boolean') {
+    throw new ConfigurationError({ message: 'expand must be true or false.' });
+  }
+  const expand = options.expand === true;
+  const { fetchEvent } = context;
+  if (expand && fetchEvent === undefined) {
+    throw new ConfigurationError({ message: 'expand needs the client that made this handler.' });
+  }
   const clock = context.clock ?? { now: () => Date.now() };
   const store =
     options.store === false
@@ -132,16 +149,50 @@ export function createWebhookHandler(
   // answer, so that it is neither handled twice nor acknowledged before the first succeeds.
   const inFlight = new Map<string, Promise<Answer>>();
 
-  async function dispatch(event: WebhookEvent): Promise<Answer> {
+  async function release(event: WebhookEvent | ThinWebhookEvent): Promise<void> {
+    if (store === undefined) return;
+    try {
+      await store.release(event.id);
+    } catch (releaseError) {
+      tell(releaseError, event as WebhookEvent);
+    }
+  }
+
+  async function dispatch(verified: WebhookEvent | ThinWebhookEvent): Promise<Answer> {
     if (store !== undefined) {
       let claimed: boolean;
       try {
-        claimed = await store.claim(event.id, dedupeWindowMs);
+        claimed = await store.claim(verified.id, dedupeWindowMs);
       } catch (error) {
-        tell(error, event);
+        tell(error, verified as WebhookEvent);
         return answers.failed;
       }
       if (!claimed) return answers.handled;
+    }
+    let event: WebhookEvent;
+    if (isThinWebhookEvent(verified)) {
+      if (!expand || fetchEvent === undefined) {
+        // Typed handlers cannot take a body without values: told, and sent again by the server
+        // (nothing is lost) until the handler expands thin events.
+        tell(
+          new ConfigurationError({
+            message: `A thin webhook (${verified.event}) arrived: give the handler expand: true to fetch its event.`,
+          }),
+          verified as WebhookEvent,
+        );
+        await release(verified);
+        return answers.failed;
+      }
+      try {
+        event = await expandThinEvent(verified, fetchEvent);
+      } catch (error) {
+        // 503: the server sends the delivery again, and the fetch is tried again with it.
+        tell(error, verified as WebhookEvent);
+        await release(verified);
+        return answers.notExpanded;
+      }
+    } else {
+      event = verified;
     }
     const kind = String(event.event);
     const handle = (Object.hasOwn(on, kind) ? on[kind as WebhookEventKind] : undefined) ?? on['*'];
@@ -150,13 +201,7 @@ export function createWebhookHandler(
       return answers.handled;
     } catch (error) {
       tell(error, event);
-      if (store !== undefined) {
-        try {
-          await store.release(event.id);
-        } catch (releaseError) {
-          tell(releaseError, event);
-        }
-      }
+      await release(event);
       return answers.failed;
     }
   }
@@ -170,7 +215,7 @@ export function createWebhookHandler(
     if (method !== 'POST') return answers.notPost;
     const declared = declaredLength(contentLength);
     if (declared !== undefined && declared > maxBodyBytes) return answers.tooLarge;
-    let event: WebhookEvent;
+    let event: WebhookEvent | ThinWebhookEvent;
     try {
       const body = await read();
       if (body === 'too_large') return answers.tooLarge;

@@ -8,9 +8,12 @@ import {
   type WebhookPayload,
 } from '@followup/webhooks/web';
 import type { Clock, Logger } from '../client-options.js';
+import { ConfigurationError } from '../follow-up-error.js';
 import { ResponseValidationError } from '../request-errors.js';
+import { isThinWebhookEvent, type ThinWebhookEvent } from '../schemas/thin-webhook-event.js';
 import { type WebhookEvent, webhookEventSchema } from '../schemas/webhook-event.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../wire/webhook-headers.js';
+import { type EventFetcher, expandThinEvent } from './expand-thin-event.js';
 import { createWebhookHandler } from './webhook-handler.js';
 import type { WebhookHandler, WebhookHandlerOptions } from './webhook-handler-options.js';
 
@@ -23,7 +26,21 @@ import type { WebhookHandler, WebhookHandlerOptions } from './webhook-handler-op
  * const options: UnwrapOptions = { secret: [newSecret, oldSecret], tolerance: 300 };
  * ```
  */
-export type UnwrapOptions = VerifyOptions;
+export type UnwrapOptions = VerifyOptions & {
+  /**
+   * For a thin body (an endpoint whose `payload` is `thin`): fetch the full event with this
+   * client's `client.events.get(eventId)` and return it, with the delivery's `id` and the
+   * event's `eventId`, as a full endpoint would have received it. Without it, a thin body is
+   * refused with a {@link ResponseValidationError} that says so. The client's token needs a role
+   * that may read the event's kind.
+   *
+   * @example
+   * ```ts
+   * const event = await client.webhooks.unwrap(rawBody, headers, { secret, expand: true });
+   * ```
+   */
+  expand?: boolean;
+};
 
 function readHeader(headers: HeadersLike, name: string): string | undefined {
   if (typeof (headers as { get?: unknown }).get === 'function') {
@@ -57,7 +74,7 @@ export async function verifyWebhook(
   rawBody: WebhookPayload,
   headers: HeadersLike,
   options: VerifyOptions,
-): Promise<WebhookEvent> {
+): Promise<WebhookEvent | ThinWebhookEvent> {
   let standardId: string | undefined;
   if (readHeader(headers, SIGNATURE_HEADER) === undefined && hasStandardSignature(headers)) {
     standardId = (await verifyStandardWebhook(rawBody, headers, options)).id;
@@ -72,7 +89,11 @@ export async function verifyWebhook(
     throw refuse('The webhook body is not JSON.', [], 'The body is not valid UTF-8 JSON.');
   }
   const kind = (json as { event?: unknown } | null)?.event;
-  const parsed = webhookEventSchema.safeParse(json);
+  // A thin body (`{id, event, createdAt, eventId, data: {id, object}}`) is checked as such: its
+  // kind's schema would refuse the values it lacks.
+  const parsed = isThinWebhookEvent(json)
+    ? { success: true as const, data: json }
+    : webhookEventSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({
       path: issue.path,
@@ -130,11 +151,19 @@ function hasStandardSignature(headers: HeadersLike): boolean {
 export class Webhooks {
   readonly #clock: Clock | undefined;
   readonly #logger: Logger | undefined;
+  readonly #fetchEvent: EventFetcher | undefined;
 
-  /** @internal The client builds it, with its clock and logger. */
-  constructor(options: { clock?: Clock | undefined; logger?: Logger | undefined } = {}) {
+  /** @internal The client builds it, with its clock, logger and `events.get`. */
+  constructor(
+    options: {
+      clock?: Clock | undefined;
+      logger?: Logger | undefined;
+      fetchEvent?: EventFetcher | undefined;
+    } = {},
+  ) {
     this.#clock = options.clock;
     this.#logger = options.logger;
+    this.#fetchEvent = options.fetchEvent;
   }
 
   /**
@@ -176,11 +205,24 @@ export class Webhooks {
     headers: HeadersLike,
     options: string | UnwrapOptions,
   ): Promise<WebhookEvent> {
-    return verifyWebhook(
-      rawBody,
-      headers,
-      typeof options === 'string' ? { secret: options } : options,
-    );
+    const { expand, ...verify } = typeof options === 'string' ? { secret: options } : options;
+    const event = await verifyWebhook(rawBody, headers, verify);
+    if (!isThinWebhookEvent(event)) return event;
+    if (expand !== true) {
+      throw new ResponseValidationError({
+        message:
+          'The webhook body is thin (its endpoint sends payload "thin"): pass { expand: true } to fetch the full event, or read it with thinWebhookEventSchema and client.events.get(eventId).',
+        issues: [{ path: ['data'], message: 'a thin body carries no values' }],
+      });
+    }
+    return expandThinEvent(event, this.#eventFetcher());
+  }
+
+  #eventFetcher(): EventFetcher {
+    if (this.#fetchEvent === undefined) {
+      throw new ConfigurationError({ message: 'expand needs the client that made this Webhooks.' });
+    }
+    return this.#fetchEvent;
   }
 
   /**
@@ -196,7 +238,8 @@ export class Webhooks {
    * the signature does not verify and 400 when the verified body is not an event (both with a
    * fixed body that tells nothing more); 405 to anything but POST; 413 past `maxBodyBytes`; 500
    * when a handler throws (the claim is released, so the server's retry is handled again, and
-   * `onError` is told). Never 410, which would disable the endpoint. Keep handlers short (the
+   * `onError` is told). A thin body (an endpoint whose `payload` is `thin`) is fetched in full
+   * first with `expand: true`, 503 when that fails; without `expand` it is answered 500. Never 410, which would disable the endpoint. Keep handlers short (the
    * server gives an attempt 15 s by default) and queue long work.
    *
    * @example
@@ -219,6 +262,7 @@ export class Webhooks {
   handler(options: WebhookHandlerOptions): WebhookHandler {
     return createWebhookHandler(options, {
       verify: verifyWebhook,
+      ...(this.#fetchEvent ? { fetchEvent: this.#fetchEvent } : {}),
       ...(this.#clock ? { clock: this.#clock } : {}),
       ...(this.#logger ? { logger: this.#logger } : {}),
     });
