@@ -1,12 +1,17 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import {
   APIError,
   FollowUp,
   NotFoundError,
   PermissionDeniedError,
   ValidationError,
+  type WebhookEvent,
+  type WebhookHandler,
 } from '@followup/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDriver } from '../../test/support/database.js';
+import { startSubscriber } from '../../test/support/subscriber.js';
 import { startTestServer, type TestServer } from '../testing.js';
 
 // The SDK's webhook endpoints and deliveries against the real routes, end to end.
@@ -125,6 +130,80 @@ describe.skipIf(testDriver !== 'pglite')('the SDK on webhook endpoints and deliv
     await expect(client.webhookEndpoints.replay('we_none', { since })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+
+  it('sends a thin endpoint ids only; the handler with expand: true receives the full event', async () => {
+    const { client } = server;
+    // A plain subscriber records the bytes a thin endpoint receives.
+    const raw = await startSubscriber([{ status: 200 }]);
+    // The SDK's handler, expanding each thin event with the client's events.get.
+    let handled: (event: WebhookEvent) => void = () => {};
+    const received = new Promise<WebhookEvent>((resolve) => {
+      handled = resolve;
+    });
+    const errors: unknown[] = [];
+    // Made once the endpoint's secret is known, before any event is written.
+    let handler: WebhookHandler | undefined;
+    const handlerServer = createServer((request, response) => {
+      void handler?.node(request, response);
+    });
+    handlerServer.listen(0, '127.0.0.1');
+    await once(handlerServer, 'listening');
+    const { port } = handlerServer.address() as { port: number };
+    try {
+      const rawEndpoint = await server.addEndpoint({
+        url: raw.url,
+        events: ['contact.created'],
+      });
+      const expanding = await server.addEndpoint({
+        url: `http://127.0.0.1:${port}/webhooks`,
+        events: ['contact.created'],
+      });
+      handler = client.webhooks.handler({
+        secret: expanding.secret,
+        expand: true,
+        on: { 'contact.created': (event) => handled(event) },
+        onError: (error) => errors.push(error),
+      });
+      for (const endpoint of [rawEndpoint, expanding]) {
+        const thin = await client.webhookEndpoints.update(endpoint.id, { payload: 'thin' });
+        expect(thin.payload).toBe('thin');
+      }
+      const grace = await client.contacts.create({
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email: 'grace@example.org',
+      });
+
+      await raw.waitFor(1);
+      const [sent] = raw.received;
+      const thinBody = JSON.parse(String(sent?.body));
+      expect(thinBody).toEqual({
+        id: sent?.headers['x-service-delivery'],
+        event: 'contact.created',
+        createdAt: expect.any(String),
+        eventId: expect.stringMatching(/^evt_/),
+        data: { id: grace.id, object: 'contact' },
+      });
+      expect(sent?.body).not.toContain('Grace');
+      expect(await client.events.get(thinBody.eventId)).toMatchObject({
+        id: thinBody.eventId,
+        event: 'contact.created',
+        data: { id: grace.id, firstName: 'Grace', email: 'grace@example.org' },
+      });
+
+      const event = await received;
+      expect(errors).toEqual([]);
+      if (event.event !== 'contact.created') throw new Error('expected contact.created');
+      expect(event).toMatchObject({
+        id: expect.stringMatching(/^dlv_/),
+        eventId: thinBody.eventId,
+        data: { id: grace.id, firstName: 'Grace', lastName: 'Hopper' },
+      });
+    } finally {
+      await raw.close();
+      handlerServer.close();
+    }
   });
 
   it('is PermissionDeniedError for a role without webhooks.manage', async () => {
