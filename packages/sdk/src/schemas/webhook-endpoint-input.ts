@@ -142,7 +142,11 @@ const endpointFields = {
     .max(LIMITS.maxTimeoutSeconds)
     .optional()
     .describe('How long one attempt may take, 1 to 30 seconds (default 15)'),
-  /** `full` (the default) or `thin` bodies (stored; every body is full for now). */
+  /**
+   * `full` (the default): the event in each body; `thin`: `{id, event, createdAt, eventId,
+   * data: {id, object}}`, no field value (see `thinWebhookEventSchema`). Deliveries queued from
+   * then on carry it.
+   */
   payload: payloadKind.optional().describe('full (default): the event in the body; thin: ids only'),
 };
 

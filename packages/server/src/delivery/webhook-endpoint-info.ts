@@ -25,7 +25,7 @@ export interface WebhookEndpointInfo {
   rateLimit: number | null;
   /** How long one attempt may take, in seconds (stored; not applied yet). */
   timeoutSeconds: number;
-  /** `full` or `thin` bodies (stored; every body is full for now). */
+  /** `full` or `thin` bodies: deliveries queued from then on carry it (`thin-event-data.ts`). */
   payload: 'full' | 'thin';
   createdAt: string;
   updatedAt: string;
