@@ -18,6 +18,7 @@ interface Fixture {
   endpointId: string;
   /** A replay id no replay has: an allowed caller gets past the capability to the 404. */
   replayId: string;
+  eventId: string;
 }
 
 // Every route of the API that needs a capability (the Routes table of docs/api-contract.md), with
@@ -178,6 +179,13 @@ const routes: {
   },
   // Every role may read the feed; which kinds it sees is events.test.ts's subject.
   { method: 'GET', url: '/api/events', capability: 'contacts.read', success: 200 },
+  // One event, under the feed's rules; none exists here, so a permitted caller finds nothing.
+  {
+    method: 'GET',
+    url: (f) => `/api/events/${f.eventId}`,
+    capability: 'contacts.read',
+    success: 404,
+  },
   {
     method: 'GET',
     url: (f) => `/api/deliveries/${f.deliveryId}/attempts`,
@@ -329,6 +337,7 @@ describe('capability matrix over HTTP', () => {
           }),
           deliveryId: 'dlv_none',
           replayId: 'rpl_none',
+          eventId: 'evt_none',
           endpointId: await create('/api/webhook-endpoints', { url: 'https://hooks.example.com/' }),
         };
         const url = typeof route.url === 'string' ? route.url : route.url(fixture);
@@ -376,6 +385,7 @@ describe('capability matrix over HTTP', () => {
               deliveryId: '{id}',
               endpointId: '{id}',
               replayId: '{id}',
+              eventId: '{eventId}',
             });
       return `${route.method} ${url}`;
     });

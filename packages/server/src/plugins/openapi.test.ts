@@ -29,6 +29,7 @@ describe('API reference', () => {
       '/api/ehr/webhooks/{ehr}',
       '/api/event-types',
       '/api/events',
+      '/api/events/{eventId}',
       '/api/inbox/webhook',
       '/api/me',
       '/api/messages',
