@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { knownWebhookEventSchema, WEBHOOK_EVENT_KINDS, webhookEventSchemas } from '@followup/sdk';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
@@ -396,7 +397,16 @@ describe('GET /api/events/{eventId}', () => {
     expect(pruned.statusCode).toBe(404);
     expect(pruned.json()).toMatchObject({ code: 'not_found' });
 
-    for (const malformed of ['con_1', 'evt_', 'evt_a.b', `evt_${'x'.repeat(252)}`, 'EVT_1']) {
+    for (const malformed of [
+      'con_1',
+      'evt_',
+      'evt_a.b',
+      `evt_${'x'.repeat(252)}`,
+      'EVT_1',
+      '.',
+      ' ',
+      '%',
+    ]) {
       const response = await call(token, 'GET', `/api/events/${encodeURIComponent(malformed)}`);
       expect(response.statusCode, malformed).toBe(400);
       expect(response.json(), malformed).toMatchObject({
@@ -404,6 +414,27 @@ describe('GET /api/events/{eventId}', () => {
         errors: [{ path: 'eventId' }],
       });
     }
+  });
+
+  it('reads any id as an event id (404 when unknown) or refuses it (400), never more', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const grammar = /^evt_[A-Za-z0-9_]+$/;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          // A dot segment is resolved by the URL before any route (the SDK never sends one).
+          fc.string({ minLength: 1, maxLength: 300 }).filter((id) => id !== '.' && id !== '..'),
+          fc.stringMatching(/^evt_[A-Za-z0-9_]{1,300}$/),
+        ),
+        async (id) => {
+          const response = await call(token, 'GET', `/api/events/${encodeURIComponent(id)}`);
+          const wellFormed = grammar.test(id) && id.length <= 255;
+          expect(response.statusCode).toBe(wellFormed ? 404 : 400);
+          expect(response.json().code).toBe(wellFormed ? 'not_found' : 'validation_failed');
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('is listed in the OpenAPI document with an operationId', async () => {
