@@ -12,10 +12,11 @@ import type { ServerTracing } from '../tracing/server-tracing.js';
 import { attemptOutcome, type DeliveryAttemptObservation } from './attempt-outcome.js';
 import { buildDeliveryRequest } from './delivery-request.js';
 import { recordEndpointHealth } from './endpoint-health.js';
-import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
+import { type AttemptTimer, type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
 import { retryAfterMs } from './retry-after.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { signingSecrets } from './signing-secrets.js';
+import { withStaticHeaders } from './static-headers.js';
 
 /** @internal What {@link createDeliveryAttempter}'s attempts need: the worker's resolved options. */
 export interface DeliveryAttempterOptions {
@@ -25,7 +26,13 @@ export interface DeliveryAttempterOptions {
   /** The retry schedule, in seconds. */
   schedule: readonly number[];
   random: () => number;
-  timeoutMs: number;
+  /**
+   * The most any attempt may take, in milliseconds (`--delivery-timeout`), or `undefined`: each
+   * attempt is ended after its endpoint's `timeoutSeconds`, or this if it is shorter.
+   */
+  maxTimeoutMs: number | undefined;
+  /** Starts each attempt's timeout (a test's, or a real `setTimeout`). */
+  timer?: AttemptTimer | undefined;
   autoDisableAfterMs: number;
   allowPrivate: boolean;
   allowInsecure: boolean;
@@ -100,6 +107,12 @@ export function createDeliveryAttempter(
     }
   }
 
+  // The endpoint's own timeout (1 to 30 s, 15 by default), within the worker's ceiling if it has one.
+  function attemptTimeoutMs(row: ClaimedRow): number {
+    const own = row.timeout_seconds * 1000;
+    return options.maxTimeoutMs === undefined ? own : Math.min(own, options.maxTimeoutMs);
+  }
+
   return async function attempt(row: ClaimedRow): Promise<void> {
     const startedAt = clock.now();
     const request = buildDeliveryRequest(
@@ -128,8 +141,13 @@ export function createDeliveryAttempter(
     const result = await postDelivery({
       url: row.url,
       body: request.body,
-      headers: span ? { ...request.headers, ...span.headers } : request.headers,
-      timeoutMs: options.timeoutMs,
+      // The endpoint's static headers first, ours over them: they cannot replace a signature.
+      headers: withStaticHeaders(
+        row.headers,
+        span ? { ...request.headers, ...span.headers } : request.headers,
+      ),
+      timeoutMs: attemptTimeoutMs(row),
+      ...(options.timer ? { timer: options.timer } : {}),
       allowPrivate: options.allowPrivate,
       allowInsecure: options.allowInsecure,
       ...(options.lookup ? { lookup: options.lookup } : {}),

@@ -1,15 +1,22 @@
 import type { LookupFunction } from 'node:net';
+import { WEBHOOK_ENDPOINT_LIMITS } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import type { ServerTracing } from '../tracing/server-tracing.js';
 import type { DeliveryAttemptObservation } from './attempt-outcome.js';
+import type { AttemptTimer } from './post-delivery.js';
 
 // The delivery worker's options, their defaults and its interface (the worker itself is
 // delivery-worker.ts).
 
-/** Default time one attempt may take, connection to answer: 15 seconds. */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+/**
+ * Default time one attempt may take, connection to answer: 15 seconds, an endpoint's
+ * `timeoutSeconds` when it was given none.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = WEBHOOK_ENDPOINT_LIMITS.defaultTimeoutSeconds * 1000;
+/** @internal The longest `timeoutSeconds` an endpoint may have, in milliseconds: 30 seconds. */
+export const MAX_ATTEMPT_TIMEOUT_MS = WEBHOOK_ENDPOINT_LIMITS.maxTimeoutSeconds * 1000;
 /** Default most attempts one worker has in flight to one endpoint: 4. */
 export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
 /**
@@ -57,8 +64,18 @@ export interface DeliveryWorkerOptions {
    * ±20 %.
    */
   retryDelays?: readonly number[];
-  /** The most one attempt may take, in milliseconds; defaults to 15 000. */
+  /**
+   * The most any attempt may take, in milliseconds (`--delivery-timeout`), whatever its
+   * endpoint's `timeoutSeconds`. By default none: each attempt is ended after its endpoint's
+   * `timeoutSeconds` (1 to 30, 15 unless set), and times out as `timeout`.
+   */
   attemptTimeoutMs?: number;
+  /**
+   * Starts each attempt's timeout, for tests that end an attempt when they choose rather than
+   * wait for real time; defaults to `setTimeout`. It is given the attempt's timeout in
+   * milliseconds.
+   */
+  attemptTimer?: AttemptTimer;
   /**
    * The most attempts this worker has in flight to one endpoint at a time, so that one slow
    * subscriber cannot take every slot (`--endpoint-concurrency`); defaults to 4. Each instance
@@ -92,8 +109,8 @@ export interface DeliveryWorkerOptions {
   allowInsecure?: boolean;
   /**
    * How long a claimed delivery stays with this worker, in milliseconds; after it, another
-   * worker may take it (the holder was killed). Defaults to the attempt timeout plus 5 s (the
-   * time to record the attempt).
+   * worker may take it (the holder was killed). Defaults to the longest attempt timeout (30 s, or
+   * `attemptTimeoutMs` if shorter) plus 5 s (the time to record the attempt).
    */
   leaseMs?: number;
   /** The longest wait between two looks for due deliveries; see {@link DEFAULT_POLL_INTERVAL_MS}. */

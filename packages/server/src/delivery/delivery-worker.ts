@@ -10,7 +10,6 @@ import { createAttemptSlots } from './attempt-slots.js';
 import { createDeliveryAttempter } from './delivery-attempt.js';
 import { createDeliveryPump, type Look } from './delivery-pump.js';
 import {
-  DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_AUTO_DISABLE_AFTER_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_ENDPOINT_CONCURRENCY,
@@ -18,6 +17,7 @@ import {
   DEFAULT_WAKE_INTERVAL_MS,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
+  MAX_ATTEMPT_TIMEOUT_MS,
 } from './delivery-worker-options.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from './retry-schedule.js';
@@ -45,14 +45,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
   const schedule = options.retryDelays ?? DEFAULT_RETRY_DELAYS_SECONDS;
-  const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const maxTimeoutMs = options.attemptTimeoutMs;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY);
   const endpointConcurrency = Math.max(
     1,
     options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY,
   );
   const autoDisableAfterMs = options.autoDisableAfterMs ?? DEFAULT_AUTO_DISABLE_AFTER_MS;
-  const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
+  // The lease covers the longest attempt an endpoint may ask for, and the time to record it.
+  const leaseMs =
+    options.leaseMs ?? Math.min(maxTimeoutMs ?? MAX_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS) + 5_000;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const wakeIntervalMs = Math.max(0, options.wakeIntervalMs ?? DEFAULT_WAKE_INTERVAL_MS);
   const random = options.random ?? Math.random;
@@ -67,7 +69,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     newId,
     schedule,
     random,
-    timeoutMs,
+    maxTimeoutMs,
+    timer: options.attemptTimer,
     autoDisableAfterMs,
     allowPrivate,
     allowInsecure,

@@ -25,6 +25,19 @@ export interface DeliveryAttemptResult {
 /** How much of a subscriber's answer is kept with the attempt: the first 4 KiB. */
 export const RESPONSE_EXCERPT_BYTES = 4 * 1024;
 
+/**
+ * Starts the timer that ends an attempt: calls `onTimeout` after `milliseconds` unless the
+ * returned function cancels it first. The default is `setTimeout`; a test passes its own to end
+ * an attempt when it chooses, without waiting for real time.
+ */
+export type AttemptTimer = (milliseconds: number, onTimeout: () => void) => () => void;
+
+/** The default {@link AttemptTimer}: a real `setTimeout`. */
+export const realAttemptTimer: AttemptTimer = (milliseconds, onTimeout) => {
+  const timer = setTimeout(onTimeout, milliseconds);
+  return () => clearTimeout(timer);
+};
+
 /** Options of {@link postDelivery}. */
 export interface PostDeliveryOptions {
   /** The endpoint's URL (already checked by `checkEndpointUrl`). */
@@ -46,6 +59,8 @@ export interface PostDeliveryOptions {
   readonly lookup?: LookupFunction;
   /** Monotonic milliseconds, for durations; defaults to `performance.now`. */
   readonly now?: () => number;
+  /** Starts the attempt's timeout; defaults to {@link realAttemptTimer}. */
+  readonly timer?: AttemptTimer;
 }
 
 /** Most bytes of a subscriber's answer that are read; the rest is discarded unread. */
@@ -122,7 +137,7 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
     const settle = (result: DeliveryAttemptResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       resolve(result);
     };
     const request = send(url, {
@@ -136,11 +151,11 @@ export function postDelivery(options: PostDeliveryOptions): Promise<DeliveryAtte
         'user-agent': DELIVERY_USER_AGENT,
       },
     });
-    const timer = setTimeout(() => {
+    const cancelTimer = (options.timer ?? realAttemptTimer)(options.timeoutMs, () => {
       request.destroy(
         Object.assign(new Error('The endpoint did not answer in time.'), { code: 'timeout' }),
       );
-    }, options.timeoutMs);
+    });
     request.on('error', (error) => settle(finish('failed', undefined, failureCode(error))));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;

@@ -22,6 +22,10 @@ export interface ClaimedRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_until: string | null;
+  /** The endpoint's `timeoutSeconds`: each attempt to it is ended after this many seconds. */
+  timeout_seconds: number;
+  /** The endpoint's static headers, sent with each attempt (never logged). */
+  headers: Record<string, string>;
 }
 
 /** @internal What {@link claimDueDeliveries} needs to know. */
@@ -52,7 +56,8 @@ export interface DeliveryClaim {
  */
 export const CLAIM_DUE_DELIVERIES = `WITH due AS (
        SELECT first.id, first.endpoint_id, first.next_attempt_at, endpoint.url, endpoint.secret,
-              endpoint.previous_secret, endpoint.previous_secret_until
+              endpoint.previous_secret, endpoint.previous_secret_until, endpoint.timeout_seconds,
+              endpoint.headers
          FROM webhook_endpoints AS endpoint
          LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
            ON busy.endpoint_id = endpoint.id
@@ -81,7 +86,8 @@ export const CLAIM_DUE_DELIVERIES = `WITH due AS (
      RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
                ev.created_at AS event_created_at, ev.data, ev.previous_attributes,
                ev.trace_context, d.payload, chosen.url,
-               chosen.secret, chosen.previous_secret, chosen.previous_secret_until`;
+               chosen.secret, chosen.previous_secret, chosen.previous_secret_until,
+               chosen.timeout_seconds, chosen.headers`;
 
 /** @internal The values of {@link CLAIM_DUE_DELIVERIES} for a claim. */
 export function claimParameters(claim: DeliveryClaim): unknown[] {
