@@ -50,17 +50,35 @@ export interface DeliveryClaim {
  * worker's attempts in flight to it, `$5` and `$6`), read from the head of its part of
  * `deliveries_endpoint_due` and locked with `SKIP LOCKED` there; then the first of every
  * endpoint, the second of every endpoint…, oldest first within each round, up to `$3` in all,
- * leased until `$2`. Its cost is the endpoints' count and the rows it returns, not the backlog: a
+ * leased until `$2`. A rate-limited endpoint gives at most the whole tokens of its bucket
+ * (`budget`, refilled to `$1`), and the claim writes back what it left (`spent`): the budget is
+ * the database's, shared by every instance. Its cost is the endpoints' count and the rows it returns, not the backlog: a
  * ranking of every due delivery (what this replaced) read the whole backlog at every claim, and
  * let one endpoint's backlog hold the others' deliveries back.
  */
-export const CLAIM_DUE_DELIVERIES = `WITH due AS (
+export const CLAIM_DUE_DELIVERIES = `WITH budget AS (
+       -- Each rate-limited active endpoint's token bucket refilled to now: rate_limit a second
+       -- since it was last spent, up to twice rate_limit (the burst); NULL is full. Locked until
+       -- this claim commits, in id order so that two claims never wait on each other in a
+       -- cycle: another instance's claim waits here and then reads what this one left. NO KEY
+       -- UPDATE lets deliveries referencing the endpoint be written meanwhile.
+       SELECT endpoint.id AS endpoint_id,
+              least(2 * endpoint.rate_limit,
+                    coalesce(endpoint.rate_tokens, 2 * endpoint.rate_limit)
+                    + endpoint.rate_limit * greatest(0, extract(epoch FROM
+                        $1 - coalesce(endpoint.rate_refilled_at, $1)))) AS tokens
+         FROM webhook_endpoints AS endpoint
+        WHERE endpoint.state = 'active' AND endpoint.rate_limit IS NOT NULL
+        ORDER BY endpoint.id
+          FOR NO KEY UPDATE),
+     due AS (
        SELECT first.id, first.endpoint_id, first.next_attempt_at, endpoint.url, endpoint.secret,
               endpoint.previous_secret, endpoint.previous_secret_until, endpoint.timeout_seconds,
               endpoint.headers
          FROM webhook_endpoints AS endpoint
          LEFT JOIN unnest($5::text[], $6::int[]) AS busy (endpoint_id, n)
            ON busy.endpoint_id = endpoint.id
+         LEFT JOIN budget ON budget.endpoint_id = endpoint.id
         CROSS JOIN LATERAL (
           SELECT candidate.id, candidate.endpoint_id, candidate.next_attempt_at
             FROM deliveries AS candidate
@@ -68,7 +86,9 @@ export const CLAIM_DUE_DELIVERIES = `WITH due AS (
            WHERE candidate.endpoint_id = endpoint.id AND candidate.next_attempt_at <= $1
              AND (candidate.lease_until IS NULL OR candidate.lease_until <= $1)
            ORDER BY candidate.next_attempt_at, candidate.id
-           LIMIT greatest(0, least($4 - coalesce(busy.n, 0), $3))
+           -- As many as it has free slots and, when rate-limited, whole tokens.
+           LIMIT greatest(0, least($4 - coalesce(busy.n, 0), $3,
+                                   coalesce(floor(budget.tokens)::int, $3)))
            -- A row another worker claimed and committed after this statement began is read
            -- anew when locked, and passed by: its lease is no longer over.
            FOR UPDATE OF candidate SKIP LOCKED) AS first
@@ -79,7 +99,17 @@ export const CLAIM_DUE_DELIVERIES = `WITH due AS (
                                           ORDER BY due.next_attempt_at, due.id) AS round
            FROM due) AS ranked
         ORDER BY ranked.round, ranked.next_attempt_at, ranked.id
-        LIMIT $3)
+        LIMIT $3),
+     spent AS (
+       -- What is left of each bucket this claim took from, as of now; one it took nothing from
+       -- is left as it was (its refill is a function of the time).
+       UPDATE webhook_endpoints AS endpoint
+          SET rate_tokens = budget.tokens - taken.n,
+              rate_refilled_at = greatest($1, coalesce(endpoint.rate_refilled_at, $1))
+         FROM budget
+         JOIN (SELECT endpoint_id, count(*) AS n FROM chosen GROUP BY endpoint_id) AS taken
+           ON taken.endpoint_id = budget.endpoint_id
+        WHERE endpoint.id = budget.endpoint_id)
      UPDATE deliveries AS d SET lease_until = $2
        FROM chosen, outbox_events AS ev
       WHERE d.id = chosen.id AND ev.id = d.event_id
@@ -187,13 +217,20 @@ export async function recordDeliveryOutcome(
 /**
  * @internal The statement of {@link nextDeliveryDueAt} (exported for the test that explains its
  * plan). Per active endpoint, the head of its part of `deliveries_endpoint_due`, its first
- * 32 pending deliveries in due order: a delivery is due at its next attempt or,
+ * 32 pending deliveries in due order (for a rate-limited endpoint, not before its bucket holds a
+ * whole token again): a delivery is due at its next attempt or,
  * while leased, at its lease's end, never sooner than its next attempt; so once the head holds
  * one under no lease, nothing further on is due sooner. The head is the attempts in flight and
  * the next one, however many wait. With more attempts in flight to one endpoint than that (from
  * every instance together) the answer may come late, by the poll interval at most.
  */
-export const NEXT_DELIVERY_DUE = `SELECT min(head.due) AS due
+export const NEXT_DELIVERY_DUE = `SELECT min(CASE
+         -- A rate-limited endpoint's next delivery waits for a whole token too.
+         WHEN endpoint.rate_limit IS NULL OR endpoint.rate_tokens IS NULL
+              OR endpoint.rate_tokens >= 1 THEN head.due
+         ELSE greatest(head.due, endpoint.rate_refilled_at
+                       + (1 - endpoint.rate_tokens) / endpoint.rate_limit * interval '1 second')
+         END) AS due
        FROM webhook_endpoints AS endpoint
       CROSS JOIN LATERAL (
         -- Pending: a next attempt is set (deliveries_pending_has_next_attempt).
@@ -222,7 +259,7 @@ export async function nextDeliveryDueAt(
 
 /**
  * @internal How much work is waiting at `now`: undispatched events and due deliveries to active
- * endpoints.
+ * endpoints, less those an endpoint's rate limit holds back.
  */
 export async function countDueWork(database: Queryable, now: Date): Promise<number> {
   const { rows } = await database.query<{ count: number }>(
@@ -230,7 +267,11 @@ export async function countDueWork(database: Queryable, now: Date): Promise<numb
               (SELECT count(*)::int FROM deliveries AS d
                  JOIN webhook_endpoints AS e ON e.id = d.endpoint_id
                 WHERE d.state = 'pending' AND e.state = 'active' AND d.next_attempt_at <= $1
-                  AND (d.lease_until IS NULL OR d.lease_until <= $1)) AS count`,
+                  AND (d.lease_until IS NULL OR d.lease_until <= $1)
+                  -- Held back by its endpoint's rate limit: not due until a token is.
+                  AND (e.rate_limit IS NULL OR e.rate_tokens IS NULL
+                       OR e.rate_tokens + e.rate_limit * extract(epoch FROM
+                            $1 - e.rate_refilled_at) >= 1)) AS count`,
     [now],
   );
   return rows[0]?.count ?? 0;
