@@ -46,6 +46,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/delivery/retry-after.test.ts',
       'src/delivery/retry-schedule.test.ts',
       'src/delivery/thin-event-data.test.ts',
+      'src/delivery/static-headers.test.ts',
       'src/duration.test.ts',
       'src/erasure/erased-values.test.ts',
       'src/events/event-feed.test.ts',
