@@ -112,4 +112,11 @@ export interface BuildServerOptions {
    * span is made.
    */
   tracing?: ServerTracing;
+  /**
+   * Whether webhook endpoints may be registered (API, console) with a loopback, private,
+   * link-local or reserved address as their host (`--allow-private-endpoints`, implied by
+   * `--demo`), as the delivery worker's `allowPrivate` lets deliveries go there. Off by default:
+   * such a URL is 422 `invalid_endpoint_url`. A name is checked at each delivery, not here.
+   */
+  allowPrivateEndpoints?: boolean;
 }

@@ -214,7 +214,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   };
   app.register(contactRoutes({ ...resources, ...announce }));
   app.register(dealRoutes({ ...resources, ...announce }));
-  app.register(webhookEndpointRoutes({ ...resources, ...announce }));
+  const allowPrivateEndpoints = options.allowPrivateEndpoints ?? false;
+  app.register(webhookEndpointRoutes({ ...resources, ...announce, allowPrivateEndpoints }));
   app.register(deliveryRoutes({ ...resources, ...announce }));
   app.register(replayRoutes({ ...resources, ...announce }));
   app.register(sequenceRoutes(resources));
@@ -253,7 +254,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       }),
       publicOrigin: publicUrl,
       onSignInAttempt: metrics?.observeSignIn,
-      pages: webPages.map((page) => page({ database, clock, newId, accounts, publicUrl })),
+      pages: webPages.map((page) =>
+        page({ database, clock, newId, accounts, publicUrl, allowPrivateEndpoints }),
+      ),
     }),
   );
   if (secret === undefined) {

@@ -172,6 +172,8 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       database,
       ...(clock ? { clock } : {}),
       logger: false,
+      // As its worker: endpoints on loopback (the tests' receivers) may be registered.
+      allowPrivateEndpoints: true,
       onOutboxEvent: () => worker.wake(),
       ...(options.inboxWebhookSecret ? { inboxWebhookSecret: options.inboxWebhookSecret } : {}),
       ...(options.ehrWebhookSecrets ? { ehrWebhookSecrets: options.ehrWebhookSecrets } : {}),

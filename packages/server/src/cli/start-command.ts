@@ -144,6 +144,7 @@ export async function startCommand(
     ...(sessions ? { sessions } : {}),
     ...(metrics ? { metrics } : {}),
     ...(tracing ? { tracing } : {}),
+    allowPrivateEndpoints: delivery.allowPrivate === true,
     ...limits,
   });
   let channel: OperatorChannel | undefined;

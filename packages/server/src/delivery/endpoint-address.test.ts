@@ -113,7 +113,105 @@ describe('checkEndpointUrl', () => {
     expect(checkEndpointUrl('https://hooks.example.com/followup?x=1').hostname).toBe(
       'hooks.example.com',
     );
-    expect(checkEndpointUrl('http://127.0.0.1:8080/hooks').port).toBe('8080');
+    expect(checkEndpointUrl('http://127.0.0.1:8080/hooks', { allowPrivate: true }).port).toBe(
+      '8080',
+    );
+  });
+
+  const refusedByDefault = (text: string) => {
+    try {
+      checkEndpointUrl(text);
+      return false;
+    } catch (error) {
+      expect(FollowUpServerError.isInstance(error) && error.code).toBe('invalid_endpoint_url');
+      return true;
+    }
+  };
+
+  // Every form the WHATWG URL parser reads as a loopback, private, link-local or reserved
+  // address, as it normalises them: decimal, hexadecimal and octal IPv4, short forms, IPv6
+  // with an IPv4 address inside, and localhost by name.
+  it.each([
+    'http://127.0.0.1/hooks',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0x7f.1/',
+    'http://0177.0.0.1/',
+    'http://017700000001/',
+    'http://127.0.0.1./',
+    'http://0/',
+    'http://10.0.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.64.0.1/',
+    'http://[::1]/',
+    'http://[0:0:0:0:0:0:0:1]/',
+    'http://[::]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://[::7f00:1]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://[fd12:3456::1]/',
+    'https://localhost/',
+    'https://LOCALHOST:8443/',
+    'https://localhost./',
+    'https://api.localhost/',
+  ])('refuses %s unless private endpoints are allowed', (text) => {
+    expect(refusedByDefault(text)).toBe(true);
+    expect(() => checkEndpointUrl(text)).toThrow('--allow-private-endpoints');
+    expect(checkEndpointUrl(text, { allowPrivate: true }).href).toBe(new URL(text).href);
+  });
+
+  // A name is resolved, and judged, at each delivery (guardedLookup), not here.
+  it.each([
+    'https://hooks.example.com/',
+    'https://localhost.example.com/',
+    'https://93.184.216.34/',
+    'https://1572395042/',
+    'https://[2606:4700::1111]/',
+    'https://[::ffff:5db8:d822]/',
+  ])('accepts %s', (text) => {
+    expect(refusedByDefault(text)).toBe(false);
+  });
+
+  it('refuses an IPv4 host in any form the URL parser reads iff its address is not public', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.constantFrom('dotted', 'decimal', 'hex', 'octal', 'short', 'mapped'),
+        (value, form) => {
+          const octets = [24, 16, 8, 0].map((shift) => (value >>> shift) & 255);
+          const dotted = octets.join('.');
+          const hex = (n: number) => n.toString(16);
+          const host = {
+            dotted,
+            decimal: String(value),
+            hex: `0x${hex(value)}`,
+            octal: octets.map((octet) => `0${octet.toString(8)}`).join('.'),
+            short: `${octets[0]}.${value & 0xffffff}`,
+            mapped: `[::ffff:${hex(value >>> 16)}:${hex(value & 0xffff)}]`,
+          }[form];
+          expect(refusedByDefault(`https://${host}/hooks`)).toBe(!isPublicAddress(dotted));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses an IPv6 host iff its address is not public, and never when allowed', () => {
+    fc.assert(
+      fc.property(fc.ipV6(), (address) => {
+        const text = `https://[${address}]/hooks`;
+        const host = new URL(text).hostname.replace(/^\[|\]$/g, '');
+        expect(refusedByDefault(text)).toBe(!isPublicAddress(host));
+        expect(checkEndpointUrl(text, { allowPrivate: true }).hostname).toBe(`[${host}]`);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it.each([

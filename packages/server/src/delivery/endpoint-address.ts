@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { FollowUpServerError } from '../errors.js';
 
@@ -103,14 +103,34 @@ export function endpointUrlLengthRefusal(text: string): string | undefined {
 }
 
 /**
+ * Whether a parsed URL's host is a loopback, private, link-local or otherwise reserved address
+ * written as such, so that no name resolution could make it public: an IP literal that
+ * {@link isPublicAddress} refuses, in whatever form the WHATWG URL parser read (it turns
+ * `2130706433`, `0x7f.1` and `0177.0.0.1` into `127.0.0.1`, and `[::ffff:127.0.0.1]` into
+ * `[::ffff:7f00:1]`), or `localhost` and any name under it, which resolve to loopback (RFC 6761).
+ * Any other name is for {@link guardedLookup} to judge at each attempt.
+ */
+export function isPrivateLiteralHost(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return !isPublicAddress(host);
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
  * Checks an endpoint URL when it is registered: `http:` or `https:` only, a host, no user name
  * or password in it, not too long ({@link endpointUrlLengthRefusal}: at most 2,048 characters,
- * as given and as stored). Where it points is checked at delivery time (see
- * {@link guardedLookup}), since a name can resolve elsewhere later.
+ * as given and as stored), and, unless `allowPrivate` (`--allow-private-endpoints`), not a
+ * loopback, private, link-local or reserved address written as one ({@link isPrivateLiteralHost}):
+ * the same policy as at delivery time. A name is checked at delivery time (see
+ * {@link guardedLookup}), since it can resolve elsewhere later.
  *
  * @throws FollowUpServerError `invalid_endpoint_url`, saying why.
  */
-export function checkEndpointUrl(text: string): URL {
+export function checkEndpointUrl(
+  text: string,
+  policy: { readonly allowPrivate: boolean } = { allowPrivate: false },
+): URL {
   const refuse = (why: string) =>
     new FollowUpServerError({ code: 'invalid_endpoint_url', message: `The endpoint URL ${why}.` });
   if (typeof text !== 'string') throw refuse('is not a valid URL');
@@ -128,6 +148,11 @@ export function checkEndpointUrl(text: string): URL {
   if (url.hostname === '') throw refuse('has no host');
   if (url.username !== '' || url.password !== '') {
     throw refuse('must not carry a user name or password (put credentials in the path or query)');
+  }
+  if (!policy.allowPrivate && isPrivateLiteralHost(url)) {
+    throw refuse(
+      `points to a loopback, private, link-local or reserved address (${url.hostname}); deliveries there need --allow-private-endpoints`,
+    );
   }
   return url;
 }

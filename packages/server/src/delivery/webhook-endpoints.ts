@@ -84,8 +84,17 @@ export function createEndpointStore(options: {
   newId?: IdGenerator;
   /** Told after a commit that wrote an `endpoint.disabled` or `endpoint.enabled` event. */
   onOutboxEvent?: (() => void) | undefined;
+  /**
+   * The server's address policy, for the API and the console: unless `allowPrivate`
+   * (`--allow-private-endpoints`), a URL whose host is a loopback, private, link-local or
+   * reserved address written as one is `invalid_endpoint_url` (see `checkEndpointUrl`). Without
+   * it (the operator's CLI, fixtures) only the URL's form is checked here, and the worker judges
+   * the address at each attempt, as it always does.
+   */
+  addressPolicy?: { allowPrivate: boolean };
 }) {
   const { database } = options;
+  const addressPolicy = options.addressPolicy ?? { allowPrivate: true };
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? createIdGenerator({ now: () => clock.now() });
 
@@ -159,7 +168,7 @@ export function createEndpointStore(options: {
       input: { url: string; events?: readonly string[] | undefined } & EndpointSettingsInput,
       actor: AuditActor = operator,
     ): Promise<WebhookEndpointInfo & { secret: string }> {
-      const url = checkEndpointUrl(input.url).href;
+      const url = checkEndpointUrl(input.url, addressPolicy).href;
       const events = eventsOf(input.events);
       const id = newId('we');
       const secret = generateSigningSecret();
@@ -209,7 +218,7 @@ export function createEndpointStore(options: {
       actor: AuditActor = operator,
     ): Promise<WebhookEndpointInfo> {
       const fields: EndpointFields = settingsOf(change);
-      if (change.url !== undefined) fields.url = checkEndpointUrl(change.url).href;
+      if (change.url !== undefined) fields.url = checkEndpointUrl(change.url, addressPolicy).href;
       if (change.events !== undefined) fields.events = eventsOf(change.events);
       const now = new Date(clock.now());
       let announced = false;

@@ -116,6 +116,32 @@ describe('the webhook endpoints API', () => {
   );
 
   it.each([
+    'http://127.0.0.1:8080/hooks',
+    'http://2130706433/hooks',
+    'http://[::ffff:7f00:1]/hooks',
+    'http://[::1]/hooks',
+    'http://169.254.169.254/latest/meta-data/',
+    'https://localhost/hooks',
+  ])(
+    'answers 422 invalid_endpoint_url to POST and PATCH of the private address %s',
+    async (url) => {
+      const response = await call('POST', '/api/webhook-endpoints', { url });
+      expect(response.statusCode).toBe(422);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ code: 'invalid_endpoint_url' });
+      expect(response.json().detail).toContain('--allow-private-endpoints');
+      const { id } = await create();
+      const patched = await call('PATCH', `/api/webhook-endpoints/${id}`, { url });
+      expect(patched.statusCode).toBe(422);
+      expect(patched.json()).toMatchObject({ code: 'invalid_endpoint_url' });
+      const { rows } = await server().database.query<{ url: string }>(
+        'SELECT url FROM webhook_endpoints',
+      );
+      expect(rows).toEqual([{ url: 'https://hooks.example.com/followup' }]);
+    },
+  );
+
+  it.each([
     [{ rateLimit: 0 }, 'rateLimit'],
     [{ rateLimit: 1001 }, 'rateLimit'],
     [{ rateLimit: 1.5 }, 'rateLimit'],
@@ -337,4 +363,28 @@ describe('the webhook endpoints API', () => {
       expect(await auditActions()).toEqual(['endpoint.created']);
     },
   );
+});
+
+describe('the webhook endpoints API of a server that allows private endpoints', () => {
+  const server = useTestServer({ allowPrivateEndpoints: true });
+
+  it('registers and moves an endpoint to a private address, as its worker may deliver there', async () => {
+    const { token } = await server().tokenFor('ADMIN');
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await server().app.inject({
+      method: 'POST',
+      url: '/api/webhook-endpoints',
+      headers,
+      payload: { url: 'http://127.0.0.1:8080/hooks' },
+    });
+    expect(created.statusCode).toBe(201);
+    const patched = await server().app.inject({
+      method: 'PATCH',
+      url: `/api/webhook-endpoints/${created.json().id}`,
+      headers,
+      payload: { url: 'http://[::1]:8080/hooks' },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().url).toBe('http://[::1]:8080/hooks');
+  });
 });

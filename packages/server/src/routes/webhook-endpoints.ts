@@ -65,6 +65,8 @@ export function webhookEndpointRoutes(options: {
   newId: IdGenerator;
   requireCapability: RequireCapability;
   onOutboxEvent: () => void;
+  /** `--allow-private-endpoints`: a URL may name a private address (else 422). */
+  allowPrivateEndpoints: boolean;
 }): FastifyPluginAsync {
   const { database, clock, newId } = options;
   const endpoints = createEndpointStore({
@@ -72,6 +74,7 @@ export function webhookEndpointRoutes(options: {
     clock,
     newId,
     onOutboxEvent: options.onOutboxEvent,
+    addressPolicy: { allowPrivate: options.allowPrivateEndpoints },
   });
   const onRequest = options.requireCapability('webhooks.manage');
   return async (app) => {

@@ -15,6 +15,8 @@ export interface WebPageDependencies {
   accounts: AccountStore;
   /** `--public-url`, when given; see `publicUrlOf` in page-context.ts. */
   publicUrl: string | undefined;
+  /** `--allow-private-endpoints`: endpoint URLs may name private addresses. */
+  allowPrivateEndpoints: boolean;
 }
 
 /** @internal A page (or a family of pages): a Fastify plugin made from the dependencies. */

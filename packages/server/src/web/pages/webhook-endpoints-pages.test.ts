@@ -9,7 +9,8 @@ import { createIdGenerator } from '../../ids.js';
 import { recordOutboxEvent } from '../../stores/outbox-store.js';
 
 describe('Webhook endpoints pages: the state the server put an endpoint in', () => {
-  const server = useTestServer();
+  // Its receivers are on loopback, as a server started with --allow-private-endpoints allows.
+  const server = useTestServer({ allowPrivateEndpoints: true });
   const subscribers: Server[] = [];
   afterEach(async () => {
     for (const subscriber of subscribers.splice(0)) {
@@ -137,5 +138,20 @@ describe('Webhook endpoints pages: Add endpoint', () => {
       'SELECT url FROM webhook_endpoints',
     );
     expect(rows).toEqual([{ url: longest }]);
+  });
+});
+
+describe('Webhook endpoints pages of a server that refuses private endpoints (the default)', () => {
+  const server = useTestServer();
+
+  it('refuses a loopback or private address with the form and why, as the API does', async () => {
+    const admin = await consoleBrowser(server(), 'ADMIN');
+    for (const url of ['http://127.0.0.1:8080/hooks', 'http://[::ffff:a00:1]/hooks']) {
+      const refused = await admin.post('/webhook-endpoints', { url });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('--allow-private-endpoints');
+    }
+    const { rows } = await server().database.query('SELECT id FROM webhook_endpoints');
+    expect(rows).toEqual([]);
   });
 });

@@ -48,10 +48,15 @@ function eventsField(body: unknown): string[] | undefined {
  * store, as `followup-server endpoints …` uses it.
  */
 export const webhookEndpointsPages: WebPage =
-  ({ database, clock, newId }) =>
+  ({ database, clock, newId, allowPrivateEndpoints }) =>
   async (app: FastifyInstance) => {
     const guard = pageRoute('webhooks.manage');
-    const endpoints = createEndpointStore({ database, clock, newId });
+    const endpoints = createEndpointStore({
+      database,
+      clock,
+      newId,
+      addressPolicy: { allowPrivate: allowPrivateEndpoints },
+    });
 
     app.get('/webhook-endpoints', guard, async (request, reply) => {
       const page = listPage(request.query, '/webhook-endpoints');
