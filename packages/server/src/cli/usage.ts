@@ -21,8 +21,9 @@ Commands:
                                           the default schedule: durations (s, m, h, d; a bare
                                           number is seconds), each at most 30d, at most 50
                                           (DELIVERY_RETRY_DELAYS; default 30s … 24h, ~3.3 days)
-      --delivery-timeout SECONDS          the most one delivery attempt may take
-                                          (DELIVERY_TIMEOUT, default 15)
+      --delivery-timeout SECONDS          the most any delivery attempt may take, over
+                                          each endpoint's timeoutSeconds (DELIVERY_TIMEOUT;
+                                          default none: the endpoint's, 15 unless set)
       --delivery-concurrency N            webhook attempts in flight at once, all endpoints
                                           (DELIVERY_CONCURRENCY, default 128; 1 to 1000)
       --endpoint-concurrency N            attempts in flight to one endpoint at most

@@ -54,7 +54,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const autoDisableAfterMs = options.autoDisableAfterMs ?? DEFAULT_AUTO_DISABLE_AFTER_MS;
   // The lease covers the longest attempt an endpoint may ask for, and the time to record it.
   const leaseMs =
-    options.leaseMs ?? Math.min(maxTimeoutMs ?? MAX_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS) + 5_000;
+    options.leaseMs ??
+    Math.min(maxTimeoutMs ?? MAX_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS) + 5_000;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const wakeIntervalMs = Math.max(0, options.wakeIntervalMs ?? DEFAULT_WAKE_INTERVAL_MS);
   const random = options.random ?? Math.random;
