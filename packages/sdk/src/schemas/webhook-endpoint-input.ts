@@ -123,9 +123,15 @@ const endpointFields = {
   description: boundedText({ max: LIMITS.description }).nullable().optional(),
   /** The subscriber it belongs to (1 to 64 of `a-z0-9_-`), or `null`. */
   subscriber: subscriberKeySchema.nullable().optional(),
-  /** Up to 10 static headers to send with each delivery (stored; not sent yet). */
+  /**
+   * Up to 10 static headers sent with each delivery, beside the signed ones, which they cannot
+   * replace.
+   */
   headers: webhookHeadersInputSchema.optional(),
-  /** At most this many deliveries per second, 1 to 1,000, or `null` (stored; not applied yet). */
+  /**
+   * At most this many deliveries per second, 1 to 1,000, from every server instance together,
+   * with a burst of twice that; those over it wait. `null`: no limit.
+   */
   rateLimit: z
     .number()
     .int()
@@ -134,7 +140,7 @@ const endpointFields = {
     .nullable()
     .optional()
     .describe('At most this many deliveries per second (1 to 1,000), or null for no limit'),
-  /** How long one attempt may take, 1 to 30 seconds, default 15 (stored; not applied yet). */
+  /** How long one attempt may take, 1 to 30 seconds, default 15; then it fails as a timeout. */
   timeoutSeconds: z
     .number()
     .int()

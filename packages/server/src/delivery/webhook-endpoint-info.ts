@@ -19,11 +19,11 @@ export interface WebhookEndpointInfo {
   description: string | null;
   /** The subscriber it belongs to (the portal's key), or `null`. */
   subscriber: string | null;
-  /** Static headers to send with each delivery (stored; not sent yet). */
+  /** Static headers sent with each delivery, under the delivery's own. */
   headers: Record<string, string>;
-  /** At most this many deliveries per second, or `null` (stored; not applied yet). */
+  /** At most this many deliveries per second (a burst of twice that), or `null`. */
   rateLimit: number | null;
-  /** How long one attempt may take, in seconds (stored; not applied yet). */
+  /** How long one attempt may take, in seconds. */
   timeoutSeconds: number;
   /** `full` or `thin` bodies: deliveries queued from then on carry it (`thin-event-data.ts`). */
   payload: 'full' | 'thin';
