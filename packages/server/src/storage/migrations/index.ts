@@ -18,7 +18,7 @@ import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
 import { webhookReplays } from './0029-webhook-replays.js';
 import { deliveryPayload } from './0030-delivery-payload.js';
 import { outboxTraceContext } from './0032-outbox-trace-context.js';
-import { endpointRateBudget } from './0030-endpoint-rate-budget.js';
+import { endpointRateBudget } from './0033-endpoint-rate-budget.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -67,7 +67,7 @@ export const migrations: readonly Migration[] = [
   { version: 29, name: 'webhook-replays', sql: webhookReplays },
   { version: 30, name: 'delivery-payload', sql: deliveryPayload },
   { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
-  { version: 30, name: 'endpoint-rate-budget', sql: endpointRateBudget },
+  { version: 33, name: 'endpoint-rate-budget', sql: endpointRateBudget },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
