@@ -9,7 +9,6 @@ import {
   deleteEndpoint,
   type EndpointFields,
   type EndpointRow,
-  type EndpointSettings,
   findEndpointRow,
   insertEndpoint,
   listEndpointRows,
@@ -18,6 +17,7 @@ import {
   updateEndpointFields,
 } from '../stores/webhook-endpoint-store.js';
 import { checkEndpointUrl } from './endpoint-address.js';
+import { type EndpointChange, type EndpointSettingsInput, settingsOf } from './endpoint-change.js';
 import { endpointStatus, recordEndpointEvent } from './endpoint-events.js';
 import { parseEventList } from './event-list.js';
 import {
@@ -26,38 +26,6 @@ import {
   MAX_ROTATION_OVERLAP_SECONDS,
 } from './signing-secrets.js';
 import { toInfo, type WebhookEndpointInfo } from './webhook-endpoint-info.js';
-
-/** @internal An endpoint's settings as a caller gives them (the API's field names). */
-export interface EndpointSettingsInput {
-  description?: string | null | undefined;
-  subscriber?: string | null | undefined;
-  headers?: Record<string, string> | undefined;
-  rateLimit?: number | null | undefined;
-  timeoutSeconds?: number | undefined;
-  payload?: 'full' | 'thin' | undefined;
-}
-
-/** @internal A change to an endpoint: its URL, kinds and settings, and its state. */
-export interface EndpointChange extends EndpointSettingsInput {
-  url?: string | undefined;
-  events?: readonly string[] | undefined;
-  state?: 'active' | 'disabled' | undefined;
-}
-
-/** The settings as stored: the fields given, under their column names. */
-function settingsOf(input: EndpointSettingsInput): Partial<EndpointSettings> {
-  const settings = {
-    description: input.description,
-    subscriber: input.subscriber,
-    headers: input.headers,
-    rate_limit: input.rateLimit,
-    timeout_seconds: input.timeoutSeconds,
-    payload: input.payload,
-  };
-  return Object.fromEntries(
-    Object.entries(settings).filter(([, value]) => value !== undefined),
-  ) as Partial<EndpointSettings>;
-}
 
 /** The kinds an endpoint takes: `*` among them (or none given) is every kind, later ones too. */
 function eventsOf(events: readonly string[] | undefined): string[] {
