@@ -25,14 +25,18 @@ describe('thinEventData', () => {
       'deal.deleted': { id: 'rec_1', object: 'deal' },
       'message.received': { id: 'rec_1', object: 'message' },
       'ehr.receipt.recorded': { id: 'rec_1', object: 'ehr_receipt' },
+      'endpoint.failing': { id: 'rec_1', object: 'webhook_endpoint' },
+      'endpoint.disabled': { id: 'rec_1', object: 'webhook_endpoint' },
+      'endpoint.enabled': { id: 'rec_1', object: 'webhook_endpoint' },
+      'endpoint.recovered': { id: 'rec_1', object: 'webhook_endpoint' },
       'webhook.test': { id: 'we_1', object: 'webhook_endpoint' },
     });
   });
 
   it('names a kind added later by the kind less its last segment', () => {
-    expect(thinEventData('endpoint.failing', { endpointId: 'we_2', reason: 'x' })).toEqual({
+    expect(thinEventData('invoice.voided', { endpointId: 'we_2', reason: 'x' })).toEqual({
       id: 'we_2',
-      object: 'endpoint',
+      object: 'invoice',
     });
     expect(thinEventData('invoice.line.paid', { id: 'inv_1' })).toEqual({
       id: 'inv_1',
