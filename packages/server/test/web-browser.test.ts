@@ -75,9 +75,8 @@ describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout:
       page.waitForURL(`${server.origin}/`),
       page.getByRole('button', { name: 'Set password' }).click(),
     ]);
-    expect(await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).isVisible()).toBe(
-      true,
-    );
+    expect(await page.getByRole('heading', { name: 'Overview' }).isVisible()).toBe(true);
+    expect(await page.getByText('Hello, Ada Lovelace.').isVisible()).toBe(true);
     const navigation = page.getByRole('navigation', { name: 'Main' });
     for (const label of navigationLabels) {
       expect(await navigation.getByRole('link', { name: label, exact: true }).count()).toBe(1);

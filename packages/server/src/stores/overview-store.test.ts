@@ -79,7 +79,9 @@ describe('the overview store', () => {
       { at: '2026-03-01T12:10:00Z', status: 503, ms: 15 },
     ]);
     // Still pending: its failure is to be retried. Before the period: not counted.
-    await delivery('dlv_3', 'we_a', 'pending', [{ at: '2026-03-01T12:29:00Z', status: 500, ms: 5 }]);
+    await delivery('dlv_3', 'we_a', 'pending', [
+      { at: '2026-03-01T12:29:00Z', status: 500, ms: 5 },
+    ]);
     await delivery('dlv_4', 'we_a', 'delivered', [
       { at: '2026-02-28T12:59:59Z', status: 200, ms: 5 },
     ]);

@@ -96,6 +96,28 @@ label { min-width: 0; max-width: 100%; grid-template-columns: minmax(0, 1fr); }
 .badge.danger { color: var(--danger); border-color: var(--danger); background: #fff5f5; }
 .badge.off { color: var(--muted); border-color: var(--muted); background: var(--soft); }
 .actions { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; }
+/* The overview's charts (src/web/pages/hourly-chart.ts): each tone is at least 3:1 against the
+   page, and every series but the first carries a white pattern, so colour is never the only cue. */
+.chart { margin: 1rem 0 1.5rem; }
+.chart figcaption { margin-bottom: .25rem; }
+.chart-drawing { display: block; width: 100%; max-width: 48rem; height: auto; }
+.chart-legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; margin: 0 0 .5rem;
+  padding: 0; }
+.chart-legend li { display: flex; align-items: center; gap: .4rem; }
+.chart-legend svg { flex: none; border: 1px solid var(--ink); }
+.chart-tone-green { color: #116329; }
+.chart-tone-amber { color: #8a5a00; }
+.chart-tone-red { color: #a4161a; }
+.chart-tone-blue { color: #0b5cad; }
+.chart-mark { fill: #ffffff; }
+.chart-grid { stroke: var(--line); stroke-width: 1; }
+.chart-text { fill: var(--muted); font-size: 13px; }
+summary { cursor: pointer; color: var(--accent); }
+summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+a.overview-url { display: inline-block; max-width: min(22rem, 100%); overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; vertical-align: bottom; }
+ul.attention { padding-left: 1.25rem; }
+ul.attention li { margin: .25rem 0; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

@@ -50,21 +50,3 @@ export const linkUnusableTemplate = defineTemplate<Record<string, never>>(`
 administrator for a new one, or <a href="/signin">sign in</a> with your password.</p>
 </div>
 `);
-
-/** @internal The start page of someone signed in. */
-export const homeTemplate = defineTemplate<{
-  name: string;
-  links: readonly { label: string; href: string }[];
-}>(`
-<h1>Welcome, <%= it.name %></h1>
-<% if (it.links.length > 0) { %>
-<p>Where to?</p>
-<ul>
-<% for (const link of it.links) { %><li><a href="<%= link.href %>"><%= link.label %></a></li>
-<% } %>
-</ul>
-<% } else { %>
-<p>Your role has no settings pages. You can use the API with this browser session, or ask an
-administrator for a role with more capabilities.</p>
-<% } %>
-`);

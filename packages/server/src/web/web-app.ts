@@ -10,15 +10,9 @@ import { setPasswordWithLink, signInWithPassword, signOut } from '../users/sign-
 import { findUsableSignInLink } from '../users/sign-in-links.js';
 import type { SignInThrottle } from '../users/sign-in-throttle.js';
 import { registerAssetRoutes } from './assets.js';
-import { navigationFor } from './navigation.js';
-import { pageContext, requireSignedIn, sendPage, sendTooManyRequestsPage } from './page-context.js';
+import { requireSignedIn, sendPage, sendTooManyRequestsPage } from './page-context.js';
 import { safeNext } from './safe-next.js';
-import {
-  choosePasswordTemplate,
-  homeTemplate,
-  linkUnusableTemplate,
-  signInTemplate,
-} from './sign-in-pages.js';
+import { choosePasswordTemplate, linkUnusableTemplate, signInTemplate } from './sign-in-pages.js';
 import {
   checkCsrf,
   checkSameOrigin,
@@ -104,18 +98,6 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
     });
 
     registerAssetRoutes(app);
-
-    app.get('/', { schema: { hide: true } }, async (request, reply) => {
-      if (!request.webSession) return reply.redirect('/signin', 303);
-      const context = pageContext(request);
-      return sendPage(request, reply, {
-        title: 'Start',
-        body: homeTemplate.render({
-          name: context.user.name || context.user.email,
-          links: navigationFor(context.user.role),
-        }),
-      });
-    });
 
     app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
       const next = safeNext(field(request.query, 'next', 2048));

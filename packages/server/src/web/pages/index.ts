@@ -1,16 +1,18 @@
 import { auditLogPage } from './audit-log-page.js';
 import { deliveriesPages } from './deliveries-pages.js';
 import { ehrReceiptsPages } from './ehr-receipts-pages.js';
+import { overviewPage } from './overview-page.js';
 import { serviceAccountsPages } from './service-accounts-pages.js';
 import { usersPages } from './users-pages.js';
 import type { WebPage } from './web-page.js';
 import { webhookEndpointsPages } from './webhook-endpoints-pages.js';
 
 /**
- * @internal Every page of the web application beyond sign-in and the start page. Add a page
+ * @internal Every page of the web application beyond sign-in. Add a page
  * here (see src/web/README.md); it is registered inside the web application's context.
  */
 export const webPages: readonly WebPage[] = [
+  overviewPage,
   serviceAccountsPages,
   usersPages,
   webhookEndpointsPages,
