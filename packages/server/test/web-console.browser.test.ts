@@ -211,6 +211,7 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
 
     const page = await signedInPage('ADMIN');
     const pages: [string, string][] = [
+      ['overview', '/'],
       ['service-accounts', '/service-accounts'],
       ['service-account', `/service-accounts/${account.id}`],
       ['roll-token', `/service-accounts/${account.id}/tokens/${labelled.id}/roll`],

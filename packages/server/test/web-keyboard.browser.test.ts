@@ -37,7 +37,7 @@ interface TabWalk {
 // Marks every control a keyboard user can reach (in document order), with how it looks
 // unfocused; a string, as it runs in the page, where the DOM's types are.
 const markControls = `(() => {
-  const selector = 'a[href], button, input, select, textarea, [tabindex]';
+  const selector = 'a[href], button, input, select, textarea, summary, [tabindex]';
   const controls = [...document.querySelectorAll(selector)].filter((element) => {
     if (element.matches('[tabindex="-1"], [disabled], input[type="hidden"]')) return false;
     if (element.closest('[hidden]')) return false;

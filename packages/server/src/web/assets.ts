@@ -111,12 +111,17 @@ label { min-width: 0; max-width: 100%; grid-template-columns: minmax(0, 1fr); }
 .chart-tone-blue { color: #0b5cad; }
 .chart-mark { fill: #ffffff; }
 .chart-grid { stroke: var(--line); stroke-width: 1; }
-.chart-text { fill: var(--muted); font-size: 13px; }
+.chart-text { fill: var(--muted); font-size: 12px; }
 summary { cursor: pointer; color: var(--accent); }
 summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-a.overview-url { display: inline-block; max-width: min(22rem, 100%); overflow: hidden; text-overflow: ellipsis;
-  white-space: nowrap; vertical-align: bottom; }
+/* A URL cut with an ellipsis (whole in its title): never broken inside. In a table a fixed width,
+   as a percentage there would not count in the column's width. */
+a.overview-url { display: inline-block; max-width: min(22rem, 100%); overflow: hidden;
+  text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+td a.overview-url { max-width: 22rem; }
+@media (max-width: 40rem) { td a.overview-url { max-width: 11rem; } }
 ul.attention { padding-left: 1.25rem; }
+.nowrap { white-space: nowrap; }
 ul.attention li { margin: .25rem 0; }
 `;
 

@@ -75,7 +75,7 @@ describe('the overview (the start page)', () => {
     const { accountId } = await seed();
     const html = await overviewAs('ADMIN');
     expect(html).toContain('<h1>Overview</h1>');
-    expect(html).toContain('As of 2026-03-01 09:00:00 UTC');
+    expect(html).toContain('As of <span class="nowrap">2026-03-01 09:00:00 UTC</span>');
     // The outbox: one event not fanned out, written 90 minutes ago.
     expect(html).toMatch(
       /Outbox: <strong>1<\/strong> event waiting[^<]*the oldest written 1 h 30 min ago/,
@@ -87,7 +87,7 @@ describe('the overview (the start page)', () => {
     expect(failing).toBeLessThan(ok);
     expect(html).not.toContain('<b>hooks</b>');
     expect(html).toMatch(
-      /href="\/webhook-endpoints\/we_bad"[^>]*>[^<]*<\/a><\/td>\s*<td><span class="badge warning">Failing<\/span> <span class="muted">since 2026-03-01 06:00:00 UTC<\/span><\/td>\s*<td>2<\/td>\s*<td>0 %<\/td>\s*<td>900 ms<\/td>/,
+      /href="\/webhook-endpoints\/we_bad"[^>]*>[^<]*<\/a><\/td>\s*<td><span class="badge warning">Failing<\/span> <span class="muted">since <span class="nowrap">2026-03-01 06:00:00 UTC<\/span><\/span><\/td>\s*<td>2<\/td>\s*<td>0 %<\/td>\s*<td>900 ms<\/td>/,
     );
     expect(html).toMatch(
       /we_ok"[^>]*>[^<]*<\/a><\/td>\s*<td><span class="badge ok">Active<\/span><\/td>\s*<td>1<\/td>\s*<td>100 %<\/td>\s*<td>120 ms<\/td>/,
@@ -107,8 +107,10 @@ describe('the overview (the start page)', () => {
     );
     // Needs attention, each linking to its page.
     expect(html).toContain(`href="/service-accounts/${accountId}">CRM sync</a>: ci deploy expires`);
-    expect(html).toContain('in 3 d');
-    expect(html).toContain('href="/ehr-receipts/rcpt_2">athenahealth, 2026-03-01 08:55:00 UTC</a>');
+    expect(html).toContain('in <span class="nowrap">3 d</span>');
+    expect(html).toContain(
+      'href="/ehr-receipts/rcpt_2">athenahealth, <span class="nowrap">2026-03-01 08:55:00 UTC</span></a>',
+    );
     expect(html).toContain('href="/users">Grace</a>');
     expect(html).toContain('Endpoints failing');
     // No inline style anywhere: the CSP allows the stylesheet only.
@@ -134,19 +136,22 @@ describe('the overview (the start page)', () => {
     }
   });
 
-  it.each(['AGENT', 'READONLY'] as const)('shows the %s role no panel it may not read', async (role) => {
-    await seed();
-    const html = await overviewAs(role);
-    for (const hidden of [
-      'Delivery health',
-      'EHR receipts per hour',
-      'Needs attention',
-      'rcpt_2',
-    ]) {
-      expect(html, hidden).not.toContain(hidden);
-    }
-    expect(html).toContain('Your role has no settings pages.');
-  });
+  it.each(['AGENT', 'READONLY'] as const)(
+    'shows the %s role no panel it may not read',
+    async (role) => {
+      await seed();
+      const html = await overviewAs(role);
+      for (const hidden of [
+        'Delivery health',
+        'EHR receipts per hour',
+        'Needs attention',
+        'rcpt_2',
+      ]) {
+        expect(html, hidden).not.toContain(hidden);
+      }
+      expect(html).toContain('Your role has no settings pages.');
+    },
+  );
 
   it('says so when nothing needs attention, and draws empty charts with zeros', async () => {
     const html = await overviewAs('ADMIN');

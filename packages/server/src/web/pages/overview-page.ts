@@ -55,6 +55,7 @@ export function successRate(succeeded: number, attempts: number): string {
 interface EndpointView {
   endpoint: EndpointHealth;
   status: EndpointStatus;
+  /** Since when it fails or is disabled, as people read it; `''` when active. */
   since: string;
   rate: string;
   p95: string;
@@ -91,7 +92,7 @@ const endpointsTable = scrollingTable(
 <tbody>
 <% for (const item of it.health.endpoints) { %><tr>
 <td><a class="overview-url" href="/webhook-endpoints/<%= encodeURIComponent(item.endpoint.id) %>" title="<%= item.endpoint.url %>"><%= item.endpoint.url %></a></td>
-<td><span class="badge <%= item.status.tone %>"><%= item.status.label %></span><% if (item.since) { %> <span class="muted"><%= item.since %></span><% } %></td>
+<td><span class="badge <%= item.status.tone %>"><%= item.status.label %></span><% if (item.since) { %> <span class="muted">since <span class="nowrap"><%= item.since %></span></span><% } %></td>
 <td><%= item.endpoint.attempts %></td>
 <td><%= item.rate %></td>
 <td><%= item.p95 %></td>
@@ -103,12 +104,12 @@ const endpointsTable = scrollingTable(
 
 const overviewTemplate = defineTemplate<OverviewView>(`
 <h1>Overview</h1>
-<p class="muted">Hello, <%= it.name %>. As of <%= it.asOf %>.</p>
+<p class="muted">Hello, <%= it.name %>. As of <span class="nowrap"><%= it.asOf %></span>.</p>
 
 <% if (it.health) { %>
 <section aria-labelledby="delivery-health">
 <h2 id="delivery-health">Delivery health</h2>
-<p>Outbox: <strong><%= it.health.outbox.pending %></strong> event<%= it.health.outbox.pending === 1 ? '' : 's' %> waiting to be fanned out to deliveries<% if (it.health.outbox.pending > 0) { %>, the oldest written <%= it.health.outbox.age %> ago (<%= it.health.outbox.oldest %>)<% } %>.</p>
+<p>Outbox: <strong><%= it.health.outbox.pending %></strong> event<%= it.health.outbox.pending === 1 ? '' : 's' %> waiting to be fanned out to deliveries<% if (it.health.outbox.pending > 0) { %>, the oldest written <%= it.health.outbox.age %> ago (<span class="nowrap"><%= it.health.outbox.oldest %></span>)<% } %>.</p>
 <% if (it.health.total === 0) { %>
 <p>No webhook endpoint yet. <a href="/webhook-endpoints/new">Add an endpoint</a> to have events delivered.</p>
 <% } else { %>
@@ -134,21 +135,21 @@ ${endpointsTable}
 <% if (it.attention.failing && it.attention.failing.length > 0) { %>
 <h3>Endpoints failing</h3>
 <ul class="attention">
-<% for (const item of it.attention.failing) { %><li><a class="overview-url" href="/webhook-endpoints/<%= encodeURIComponent(item.endpoint.id) %>" title="<%= item.endpoint.url %>"><%= item.endpoint.url %></a> <span class="badge <%= item.status.tone %>"><%= item.status.label %></span> <%= item.status.summary %></li>
+<% for (const item of it.attention.failing) { %><li><a class="overview-url" href="/webhook-endpoints/<%= encodeURIComponent(item.endpoint.id) %>" title="<%= item.endpoint.url %>"><%= item.endpoint.url %></a> <span class="badge <%= item.status.tone %>"><%= item.status.label %></span> since <span class="nowrap"><%= item.since %></span><% if (item.endpoint.disabledReason === 'gone') { %> (answered 410 Gone)<% } %></li>
 <% } %>
 </ul>
 <% } %>
 <% if (it.attention.tokens && it.attention.tokens.length > 0) { %>
 <h3>Tokens expiring within ${EXPIRING_TOKEN_DAYS} days</h3>
 <ul class="attention">
-<% for (const token of it.attention.tokens) { %><li><a href="/service-accounts/<%= encodeURIComponent(token.accountId) %>"><%= token.accountName %></a>: <%= token.label || token.id %> expires <%= token.expires %>, in <%= token.left %></li>
+<% for (const token of it.attention.tokens) { %><li><a href="/service-accounts/<%= encodeURIComponent(token.accountId) %>"><%= token.accountName %></a>: <%= token.label || token.id %> expires <span class="nowrap"><%= token.expires %></span>, in <span class="nowrap"><%= token.left %></span></li>
 <% } %>
 </ul>
 <% } %>
 <% if (it.attention.badSignatures && it.attention.badSignatures.length > 0) { %>
 <h3>Bad signatures on EHR webhooks</h3>
 <ul class="attention">
-<% for (const receipt of it.attention.badSignatures) { %><li><a href="/ehr-receipts/<%= encodeURIComponent(receipt.id) %>"><%= receipt.vendor %>, <%= receipt.received %></a></li>
+<% for (const receipt of it.attention.badSignatures) { %><li><a href="/ehr-receipts/<%= encodeURIComponent(receipt.id) %>"><%= receipt.vendor %>, <span class="nowrap"><%= receipt.received %></span></a></li>
 <% } %>
 </ul>
 <p><a href="/ehr-receipts?outcome=invalid_signature">Every receipt with a bad signature</a></p>
@@ -156,7 +157,7 @@ ${endpointsTable}
 <% if (it.attention.invited && it.attention.invited.length > 0) { %>
 <h3>Invited, not signed in yet</h3>
 <ul class="attention">
-<% for (const user of it.attention.invited) { %><li><a href="/users"><%= user.name || user.email %></a> <span class="muted">(<%= user.email %>), invited <%= user.invited %></span></li>
+<% for (const user of it.attention.invited) { %><li><a href="/users"><%= user.name || user.email %></a> <span class="muted">(<%= user.email %>), invited <span class="nowrap"><%= user.invited %></span></span></li>
 <% } %>
 </ul>
 <% } %>
@@ -175,8 +176,8 @@ function endpointView(endpoint: EndpointHealth): EndpointView {
     status.label === 'Active'
       ? ''
       : endpoint.failingSince
-        ? `since ${when(endpoint.failingSince)}`
-        : `since ${when(endpoint.updatedAt)}`;
+        ? when(endpoint.failingSince)
+        : when(endpoint.updatedAt);
   return {
     endpoint,
     status,
