@@ -41,6 +41,9 @@ const markControls = `(() => {
   const controls = [...document.querySelectorAll(selector)].filter((element) => {
     if (element.matches('[tabindex="-1"], [disabled], input[type="hidden"]')) return false;
     if (element.closest('[hidden]')) return false;
+    // The content of a closed <details> (not its summary) takes no focus until it is opened.
+    const closed = element.closest('details:not([open])');
+    if (closed && !(element.matches('summary') && element.parentElement === closed)) return false;
     const style = getComputedStyle(element);
     return style.display !== 'none' && style.visibility !== 'hidden' && element.getClientRects().length > 0;
   });
