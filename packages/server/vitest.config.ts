@@ -70,6 +70,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/users/passwords-decoy.test.ts',
       'src/users/passwords.test.ts',
       'src/web/pages/endpoint-status.test.ts',
+      'src/web/pages/hourly-chart.test.ts',
       'src/web/pages/list-page.test.ts',
       'src/web/pages/page-helpers.test.ts',
       'src/web/redact-sign-in-link.test.ts',

@@ -110,6 +110,8 @@ label { min-width: 0; max-width: 100%; grid-template-columns: minmax(0, 1fr); }
 .chart-tone-red { color: #a4161a; }
 .chart-tone-blue { color: #0b5cad; }
 .chart-mark { fill: #ffffff; }
+/* A solid outline in the series' colour: the bar's edge keeps its contrast where a pattern is white. */
+.chart-bar { stroke: currentColor; stroke-width: 1; }
 .chart-grid { stroke: var(--line); stroke-width: 1; }
 .chart-text { fill: var(--muted); font-size: 12px; }
 summary { cursor: pointer; color: var(--accent); }

@@ -141,7 +141,12 @@ export function renderHourlyChart<Outcome extends string>(chart: HourlyChart<Out
       const height = (count / maximum) * plotHeight;
       top -= height;
       const fill = fills[seriesIndex] as (typeof fills)[number];
-      segments.push({ y: round(top), height: round(height), ...fill });
+      segments.push({
+        y: round(top),
+        height: round(height),
+        ...fill,
+        className: `${fill.className} chart-bar`,
+      });
     });
     return { x: round(plot.left + index * slot + slot * 0.15), width: round(slot * 0.7), segments };
   });
