@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
 import { useTestServer } from '../../../test/support/server.js';
 import type { Role } from '../../tokens/role.js';
-import { ageText, successRate } from './overview-page.js';
+import { ageText, successRate } from './overview-figures.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
