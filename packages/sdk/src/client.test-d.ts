@@ -12,6 +12,7 @@ import type {
   InboxSendResult,
   KeysetPage,
   PagePromise,
+  PortalLink,
   QueuedReplay,
   QueuedTestDelivery,
   Replay,
@@ -59,6 +60,12 @@ describe('the client surface', () => {
       client.webhookEndpoints.replay('we_1', { since: '2026-03-01T09:00:00Z' }),
     ).toEqualTypeOf<APIPromise<QueuedReplay>>();
     expectTypeOf(client.replays.get('rpl_1')).toEqualTypeOf<APIPromise<Replay>>();
+    expectTypeOf(client.webhookPortal.createLink({ subscriber: 'acme' })).toEqualTypeOf<
+      APIPromise<PortalLink>
+    >();
+    expectTypeOf<PortalLink['url']>().toEqualTypeOf<string>();
+    // @ts-expect-error: the subscriber is required.
+    client.webhookPortal.createLink({ expiresInMinutes: 30 });
     expectTypeOf<Replay['sent']>().toEqualTypeOf<number>();
     // @ts-expect-error: a replay's states are delivered, failed, dead and missing.
     client.webhookEndpoints.replay('we_1', { since: '2026-03-01T09:00:00Z', states: ['pending'] });

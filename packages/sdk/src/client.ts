@@ -30,6 +30,7 @@ import { Inbox } from './resources/inbox.js';
 import { Messages } from './resources/messages.js';
 import { Replays } from './resources/replays.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
+import { WebhookPortal } from './resources/webhook-portal.js';
 import { Webhooks } from './resources/webhooks.js';
 import {
   type Campaign,
@@ -105,6 +106,10 @@ export class FollowUp {
   readonly webhookEndpoints: WebhookEndpoints;
   /** Replays of an endpoint's events: get, their progress (`webhooks.manage`, ADMIN). */
   readonly replays: Replays;
+  /**
+   * One-time links into the subscriber portal: createLink (`webhooks.manage`, ADMIN).
+   */
+  readonly webhookPortal: WebhookPortal;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;
   /** The webhooks FollowUp sends: unwrap (verify one) and handler (a ready endpoint). */
@@ -213,6 +218,7 @@ export class FollowUp {
     this.deliveries = new Deliveries(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.replays = new Replays(http);
+    this.webhookPortal = new WebhookPortal(http);
     this.inbox = new Inbox(http);
     const events = this.events;
     this.webhooks = new Webhooks({

@@ -8,6 +8,7 @@ export {
   type WebhookEndpointListParams,
   WebhookEndpoints,
 } from '../resources/webhook-endpoints.js';
+export { WebhookPortal } from '../resources/webhook-portal.js';
 export {
   DELIVERY_STATES,
   type Delivery,
@@ -49,6 +50,12 @@ export {
   webhookHeaderValueRefusal,
 } from '../schemas/webhook-endpoint-input.js';
 export {
+  type PortalLink,
+  type PortalLinkInput,
+  portalLinkInputSchema,
+  portalLinkSchema,
+} from '../schemas/webhook-portal.js';
+export {
   type QueuedReplay,
   queuedReplaySchema,
   type Replay,
@@ -56,5 +63,5 @@ export {
   replayInputSchema,
   replaySchema,
 } from '../schemas/webhook-replay.js';
-export { REPLAY_LIMITS, REPLAY_STATES } from '../wire/limits.js';
+export { PORTAL_LINK_LIMITS, REPLAY_LIMITS, REPLAY_STATES } from '../wire/limits.js';
 export { isReservedWebhookHeader } from '../wire/webhook-headers.js';

@@ -20,10 +20,15 @@ export const auditEntrySchema = z.looseObject({
   action: openEnum(['token.issued', 'token.revoked', 'contact.deleted']),
   /** Who did it. */
   actor: z.looseObject({
-    /** `service_account`, `user`, `operator` or `system` (an open enumeration). */
-    type: openEnum(['service_account', 'user', 'operator', 'system']),
+    /**
+     * `service_account`, `user`, `operator`, `system` or `portal` (a subscriber through the
+     * subscriber portal; an open enumeration).
+     */
+    type: openEnum(['service_account', 'user', 'operator', 'system', 'portal']),
     /** The actor's id, when it has one. */
     id: z.string().optional(),
+    /** The subscriber key, for a `portal` actor. */
+    subscriber: z.string().optional(),
   }),
   /** What it was done to. */
   target: z.looseObject({

@@ -163,3 +163,26 @@ export const REPLAY_LIMITS = {
   /** The states replayed when `states` is not given. */
   defaultStates: ['failed', 'dead', 'missing'],
 } as const;
+
+/**
+ * The bounds of a subscriber portal link (`POST /api/webhook-portal/links`) and of the portal
+ * session it starts: the server refuses an expiry outside them with 400 `validation_failed` on
+ * `expiresInMinutes`.
+ *
+ * @example
+ * ```ts
+ * import { PORTAL_LINK_LIMITS } from '@followup/sdk';
+ *
+ * const expiresInMinutes = Math.min(wanted, PORTAL_LINK_LIMITS.maxExpiresInMinutes);
+ * ```
+ */
+export const PORTAL_LINK_LIMITS = {
+  /** The shortest a link may stay unused, in minutes. */
+  minExpiresInMinutes: 1,
+  /** The longest a link may stay unused, in minutes: one day. */
+  maxExpiresInMinutes: 1_440,
+  /** How long a link stays unused when `expiresInMinutes` is not given. */
+  defaultExpiresInMinutes: 60,
+  /** How long the portal session a link starts lasts, in hours, however much it is used. */
+  sessionHours: 8,
+} as const;
