@@ -46,6 +46,7 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { userActionRoutes } from './routes/user-actions.js';
 import { userRoutes } from './routes/users.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
+import { webhookPortalRoutes } from './routes/webhook-portal.js';
 import { secretHeaderNames } from './secret-headers.js';
 import { watchDatabaseOutages } from './storage/database-reachability.js';
 import { SCHEMA_VERSION } from './storage/migrations/index.js';
@@ -218,6 +219,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(webhookEndpointRoutes({ ...resources, ...announce, allowPrivateEndpoints }));
   app.register(deliveryRoutes({ ...resources, ...announce }));
   app.register(replayRoutes({ ...resources, ...announce }));
+  app.register(webhookPortalRoutes({ ...resources, publicUrl }));
   app.register(sequenceRoutes(resources));
   app.register(campaignRoutes(resources));
   app.register(userRoutes(resources));

@@ -22,7 +22,9 @@ export type IdPrefix =
   | 'req'
   | 'flash'
   | 'ses'
-  | 'lnk';
+  | 'lnk'
+  | 'plk'
+  | 'pss';
 
 /** Options of {@link createIdGenerator}. */
 export interface IdGeneratorOptions {

@@ -14,11 +14,14 @@ import { createSqlParameters, type SqlParameters, type SqlPart, statementOf } fr
 export interface AuditActor {
   /**
    * A service account through the API, a person signed in to the web application (or using its
-   * session cookie on `/api`), an operator through the CLI, or the server itself.
+   * session cookie on `/api`), an operator through the CLI, the server itself, or a subscriber
+   * through the subscriber portal (`portal`).
    */
-  type: 'service_account' | 'user' | 'operator' | 'system';
+  type: 'service_account' | 'user' | 'operator' | 'system' | 'portal';
   /** The service account's `sa_…` or the user's `usr_…` id. */
   id?: string;
+  /** The subscriber key of a `portal` actor (stored in the entry's `actor_id`). */
+  subscriber?: string;
 }
 
 /** What an audited action was done to. */
@@ -87,7 +90,7 @@ export function auditEntryPart(
          occurredAt,
          entry.action,
          entry.actor.type,
-         entry.actor.id ?? null,
+         entry.actor.id ?? entry.actor.subscriber ?? null,
          entry.target.type,
          entry.target.id,
          JSON.stringify(metadata),
@@ -99,7 +102,10 @@ export function auditEntryPart(
       id,
       occurredAt,
       action: entry.action,
-      actor: entry.actor.id === undefined ? { type: entry.actor.type } : { ...entry.actor },
+      actor:
+        entry.actor.id === undefined && entry.actor.subscriber === undefined
+          ? { type: entry.actor.type }
+          : { ...entry.actor },
       target: { ...entry.target },
       metadata,
     },
@@ -202,7 +208,11 @@ function toAuditEntry(row: AuditRow): AuditEntry {
     occurredAt: row.occurred_at,
     action: row.action,
     actor:
-      row.actor_id === null ? { type: row.actor_type } : { type: row.actor_type, id: row.actor_id },
+      row.actor_id === null
+        ? { type: row.actor_type }
+        : row.actor_type === 'portal'
+          ? { type: 'portal', subscriber: row.actor_id }
+          : { type: row.actor_type, id: row.actor_id },
     target: { type: row.target_type, id: row.target_id },
     metadata: row.metadata,
   };

@@ -10,6 +10,8 @@ const columns = `d.id, d.event_id, ev.event, d.endpoint_id, d.state, d.attempts,
 /** @internal What {@link readDeliveryPage} reads; an `undefined` filter is none. */
 export interface DeliveryPageRead {
   endpointId: string | undefined;
+  /** Only deliveries to the endpoints of this subscriber (the subscriber portal's lists). */
+  subscriber?: string | undefined;
   state: string | undefined;
   kind: string | undefined;
   /** Created at or after this time. */
@@ -37,6 +39,13 @@ export async function readDeliveryPage(
     where.push(condition(`$${values.length}`));
   };
   if (read.endpointId !== undefined) add((p) => `d.endpoint_id = ${p}`, read.endpointId);
+  if (read.subscriber !== undefined) {
+    add(
+      (p) =>
+        `d.endpoint_id IN (SELECT we.id FROM webhook_endpoints AS we WHERE we.subscriber = ${p})`,
+      read.subscriber,
+    );
+  }
   if (read.state !== undefined) add((p) => `d.state = ${p}`, read.state);
   if (read.kind !== undefined) add((p) => `ev.event = ${p}`, read.kind);
   if (read.createdAfter !== undefined) {

@@ -12,6 +12,23 @@ describe('redactSignInLink', () => {
     );
     expect(redactSignInLink('/signin')).toBe('/signin');
     expect(redactSignInLink('/api/contacts')).toBe('/api/contacts');
+    expect(redactSignInLink('https://crm.example.org/portal/link/abc')).toBe(
+      'https://crm.example.org/portal/link/[redacted]',
+    );
+    expect(redactSignInLink('/portal/endpoints')).toBe('/portal/endpoints');
+  });
+
+  it('never lets the token of a portal link through, whatever surrounds it', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }),
+        fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        fc.string({ maxLength: 20 }),
+        (before, token, after) => {
+          expect(redactSignInLink(`${before}/portal/link/${token}${after}`)).not.toContain(token);
+        },
+      ),
+    );
   });
 
   it('never lets a token through, whatever surrounds it', () => {

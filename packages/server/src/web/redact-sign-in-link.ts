@@ -1,5 +1,6 @@
 /**
- * @internal Hides the token of a sign-in link (`/signin/<token>`) in a path or a URL, for logs:
+ * @internal Hides the token of a sign-in link (`/signin/<token>`) or of a subscriber portal link
+ * (`/portal/link/<token>`) in a path or a URL, for logs:
  * the path of a link's own requests, and the `Referer` of the requests its page makes, carry it
  * while it still works.
  *
@@ -9,5 +10,5 @@
  * ```
  */
 export function redactSignInLink(text: string): string {
-  return text.replace(/\/signin\/[^?#]*/gi, '/signin/[redacted]');
+  return text.replace(/\/(signin|portal\/link)\/[^?#]*/gi, '/$1/[redacted]');
 }

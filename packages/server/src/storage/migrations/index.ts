@@ -17,6 +17,7 @@ import { deliveryAutovacuum, deliveryHotPaths } from './0027-delivery-hot-paths.
 import { webhookEndpointPolicy } from './0028-webhook-endpoint-policy.js';
 import { webhookReplays } from './0029-webhook-replays.js';
 import { deliveryPayload } from './0030-delivery-payload.js';
+import { subscriberPortal } from './0031-subscriber-portal.js';
 import { outboxTraceContext } from './0032-outbox-trace-context.js';
 import { endpointRateBudget } from './0033-endpoint-rate-budget.js';
 
@@ -66,6 +67,7 @@ export const migrations: readonly Migration[] = [
   { version: 28, name: 'webhook-endpoint-policy', sql: webhookEndpointPolicy },
   { version: 29, name: 'webhook-replays', sql: webhookReplays },
   { version: 30, name: 'delivery-payload', sql: deliveryPayload },
+  { version: 31, name: 'subscriber-portal', sql: subscriberPortal },
   { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
   { version: 33, name: 'endpoint-rate-budget', sql: endpointRateBudget },
 ];

@@ -1,3 +1,4 @@
+import { portalPages } from '../portal/portal-pages.js';
 import { auditLogPage } from './audit-log-page.js';
 import { deliveriesPages } from './deliveries-pages.js';
 import { ehrReceiptsPages } from './ehr-receipts-pages.js';
@@ -19,4 +20,5 @@ export const webPages: readonly WebPage[] = [
   deliveriesPages,
   ehrReceiptsPages,
   auditLogPage,
+  portalPages,
 ];
