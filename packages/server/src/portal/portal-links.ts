@@ -23,7 +23,7 @@ const linkTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 export interface NewPortalLink {
   /** `plk_…`: the link's id, in the audit log; never a credential. */
   id: string;
-  /** `<public URL>/portal/<token>`. */
+  /** `<public URL>/portal/link/<token>`. */
   url: string;
   /** ISO 8601 UTC. */
   expiresAt: string;
@@ -97,7 +97,7 @@ export async function createPortalLink(
   });
   return {
     id,
-    url: `${options.publicUrl}/portal/${token}`,
+    url: `${options.publicUrl}/portal/link/${token}`,
     expiresAt: expiresAt.toISOString(),
   };
 }
