@@ -235,6 +235,40 @@ const flagEffects: Record<string, FlagEffect> = {
     await json('endpoints', 'remove', '--endpoint', removed);
     expect(ids(await json('endpoints', 'list'))).toEqual([kept]);
   },
+  async 'endpoints portal-link --subscriber'({ json, database }) {
+    const link = await json('endpoints', 'portal-link', '--subscriber', 'acme');
+    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/portal\/link\/[A-Za-z0-9_-]{43}$/);
+    const { rows } = await database.query<{ subscriber: string; actor_type: string }>(
+      `SELECT l.subscriber, a.actor_type FROM portal_links AS l
+         JOIN audit_entries AS a ON a.action = 'portal_link.created' AND a.target_id = l.subscriber`,
+    );
+    expect(rows).toEqual([{ subscriber: 'acme', actor_type: 'operator' }]);
+  },
+  async 'endpoints portal-link --expires-in-minutes'({ json }) {
+    const before = Date.now();
+    const link = await json(
+      'endpoints',
+      'portal-link',
+      '--subscriber',
+      'acme',
+      '--expires-in-minutes',
+      '5',
+    );
+    const expiresIn = Date.parse(link.expiresAt) - before;
+    expect(expiresIn).toBeGreaterThan(4 * 60_000);
+    expect(expiresIn).toBeLessThanOrEqual(5 * 60_000 + 60_000);
+  },
+  async 'endpoints portal-link --public-url'({ json }) {
+    const link = await json(
+      'endpoints',
+      'portal-link',
+      '--subscriber',
+      'acme',
+      '--public-url',
+      'https://crm.example.org',
+    );
+    expect(link.url).toMatch(/^https:\/\/crm\.example\.org\/portal\/link\//);
+  },
   async 'deliveries list --state'({ json, database }) {
     const { deliveries } = await twoDeliveries(json, database);
     await database.query(

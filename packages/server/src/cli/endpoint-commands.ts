@@ -5,8 +5,10 @@ import { sendTestEvent, TEST_EVENT_KIND } from '../delivery/test-event.js';
 import type { WebhookEndpointInfo } from '../delivery/webhook-endpoint-info.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
+import { createPortalLink } from '../portal/portal-links.js';
 import { listOutput, type OperatorCommand, output, pageOf } from './operator-command.js';
 import { type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';
+import { DEFAULT_PUBLIC_URL, parsePublicUrl } from './user-commands.js';
 
 function endpointLine(endpoint: WebhookEndpointInfo): string {
   const overlap = endpoint.previousSecretUntil
@@ -92,6 +94,29 @@ export const endpointCommands: Readonly<Record<string, OperatorCommand>> = {
     );
   },
 
+  async 'endpoints portal-link'(values, database) {
+    const subscriber = required(values, 'subscriber');
+    const minutes = values['expires-in-minutes'];
+    if (minutes !== undefined && !/^\d{1,5}$/.test(minutes)) {
+      throw new UsageError('--expires-in-minutes is a whole number of minutes, 1 to 1440.');
+    }
+    const clock = systemClock;
+    const link = await createPortalLink(database, {
+      subscriber,
+      expiresInMinutes: minutes === undefined ? undefined : Number(minutes),
+      publicUrl: parsePublicUrl(values['public-url'] ?? DEFAULT_PUBLIC_URL),
+      actor: { type: 'operator' },
+      clock,
+      newId: createIdGenerator({ now: () => clock.now() }),
+    });
+    return output(
+      { url: link.url, expiresAt: link.expiresAt },
+      `${link.url}\n\nA one-time link into the subscriber portal of ${subscriber}, shown only ` +
+        `now, usable until ${link.expiresAt}. Opened and confirmed, it starts an 8-hour session ` +
+        `that sees only the endpoints of ${subscriber}.\n`,
+    );
+  },
+
   async 'endpoints remove'(values, database) {
     const id = required(values, 'endpoint');
     await createEndpointStore({ database }).remove(id);
@@ -108,4 +133,5 @@ export const endpointCommandOptions: Readonly<Record<string, readonly OptionName
   'endpoints test': ['endpoint'],
   'endpoints rotate-secret': ['endpoint', 'overlap'],
   'endpoints remove': ['endpoint'],
+  'endpoints portal-link': ['subscriber', 'expires-in-minutes', 'public-url'],
 };

@@ -98,6 +98,9 @@ Commands:
   endpoints rotate-secret --endpoint WE_ID [--overlap SECONDS]   prints the new secret once;
                                           the old one signs too until the overlap ends (24h)
   endpoints remove --endpoint WE_ID       with its deliveries
+  endpoints portal-link --subscriber S [--expires-in-minutes N] [--public-url URL]
+                                          prints a one-time link into the subscriber portal
+                                          of S (valid N minutes, default 60, at most 1440)
   deliveries list [--state pending|delivered|dead] [--endpoint WE_ID]
   deliveries show --delivery DLV_ID       the delivery and every attempt (time, status, duration,
                                           error)
@@ -167,6 +170,8 @@ export const optionSpec = {
   events: { type: 'string' },
   endpoint: { type: 'string' },
   overlap: { type: 'string' },
+  subscriber: { type: 'string' },
+  'expires-in-minutes': { type: 'string' },
   state: { type: 'string' },
   delivery: { type: 'string' },
   since: { type: 'string' },
@@ -242,7 +247,8 @@ export function required(
     | 'url'
     | 'endpoint'
     | 'delivery'
-    | 'since',
+    | 'since'
+    | 'subscriber',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);

@@ -60,13 +60,16 @@ export async function createPortalLink(
       : { expiresInMinutes: options.expiresInMinutes }),
   });
   if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+    // The detail names the fields too: the operator command prints it alone.
+    const named = errors.map((error) => `${error.path}: ${error.message}`).join('; ');
     throw new ProblemError({
       code: 'validation_failed',
-      detail: 'The request is not valid: see errors.',
-      errors: parsed.error.issues.map((issue) => ({
-        path: issue.path.join('.'),
-        message: issue.message,
-      })),
+      detail: `The request is not valid: ${named}.`,
+      errors,
     });
   }
   const { subscriber } = parsed.data;

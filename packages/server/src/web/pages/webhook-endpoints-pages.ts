@@ -3,7 +3,8 @@ import { deliverableEvents } from '../../delivery/event-list.js';
 import { sendTestEvent } from '../../delivery/test-event.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
-import { pageContext, sendPage } from '../page-context.js';
+import { createPortalLink } from '../../portal/portal-links.js';
+import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
 import { endpointStatus } from './endpoint-status.js';
 import { listPage } from './list-page.js';
 import {
@@ -22,6 +23,7 @@ import {
   detailTemplate,
   listTemplate,
   newTemplate,
+  type PortalLinkFlash,
   removeTemplate,
   type SecretFlash,
 } from './webhook-endpoints-templates.js';
@@ -48,7 +50,7 @@ function eventsField(body: unknown): string[] | undefined {
  * store, as `followup-server endpoints …` uses it.
  */
 export const webhookEndpointsPages: WebPage =
-  ({ database, clock, newId, allowPrivateEndpoints }) =>
+  ({ database, clock, newId, allowPrivateEndpoints, publicUrl }) =>
   async (app: FastifyInstance) => {
     const guard = pageRoute('webhooks.manage');
     const endpoints = createEndpointStore({
@@ -67,6 +69,8 @@ export const webhookEndpointsPages: WebPage =
         body: listTemplate.render({
           endpoints: shown,
           secret: flash?.kind === 'signing-secret' ? (flash as unknown as SecretFlash) : undefined,
+          portalLink:
+            flash?.kind === 'portal-link' ? (flash as unknown as PortalLinkFlash) : undefined,
           csrfToken: pageContext(request).csrfToken,
           back: 'list',
           statusOf: endpointStatus,
@@ -144,6 +148,30 @@ export const webhookEndpointsPages: WebPage =
       );
       return reply.redirect('/webhook-endpoints', 303);
     });
+
+    // The subscriber portal's link, shown once on the list (the same action as the API's).
+    app.post('/webhook-endpoints/portal-link', guard, async (request, reply) =>
+      withPageErrors(request, reply, '/webhook-endpoints', async () => {
+        const minutes = textField(request.body, 'expiresInMinutes', 10);
+        const subscriber = textField(request.body, 'subscriber', 100);
+        const link = await createPortalLink(database, {
+          subscriber,
+          expiresInMinutes:
+            minutes === '' ? undefined : /^\d{1,4}$/.test(minutes) ? Number(minutes) : Number.NaN,
+          publicUrl: publicUrlOf(request, publicUrl),
+          actor: actorOf(request),
+          clock,
+          newId,
+        });
+        await rememberFlash(
+          request,
+          reply,
+          { database, clock, newId },
+          { kind: 'portal-link', subscriber, url: link.url, expiresAt: link.expiresAt },
+        );
+        return reply.redirect('/webhook-endpoints', 303);
+      }),
+    );
 
     app.post<{ Params: { id: string } }>(
       '/webhook-endpoints/:id/rotate-secret',

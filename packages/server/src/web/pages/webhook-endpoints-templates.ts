@@ -57,10 +57,42 @@ ${csrfPartial}
 // The badge of an endpoint's state (data: `status`, an EndpointStatus).
 const statusPartial = `<span class="badge <%= status.tone %>"><%= status.label %></span>`;
 
+/** @internal A subscriber portal link, shown once after **Portal link**. */
+export interface PortalLinkFlash {
+  subscriber: string;
+  url: string;
+  expiresAt: string;
+}
+
+// The **Portal link** form and the link it made, shown once (data: `it.portalLink`).
+const portalLinkPartial = `<details class="portal-link"<% if (it.portalLink) { %> open<% } %>>
+<summary>Portal link</summary>
+<p>A one-time link into the subscriber portal, where a subscriber manages the endpoints that carry its key, their deliveries and replays, without an account.</p>
+<form method="post" action="/webhook-endpoints/portal-link" class="filters">
+${csrfPartial}
+<label for="portal-subscriber">Subscriber
+<input id="portal-subscriber" name="subscriber" required maxlength="64" pattern="[a-z0-9_\\-]{1,64}" autocomplete="off" placeholder="acme">
+</label>
+<label for="portal-expiry">Expires in (minutes)
+<input id="portal-expiry" name="expiresInMinutes" inputmode="numeric" value="60" maxlength="4">
+</label>
+<button type="submit">Make portal link</button>
+</form>
+</details>
+<% if (it.portalLink) { %>
+<section class="notice warning" aria-labelledby="portal-link-heading">
+<h2 id="portal-link-heading">Portal link of <%= it.portalLink.subscriber %></h2>
+<p><strong>Copy it now: this is the only time it is shown.</strong> It works once, until <%= it.when(it.portalLink.expiresAt) %>, and opens an 8-hour portal session.</p>
+<p class="secret" id="portal-link-url"><%= it.portalLink.url %></p>
+<button type="button" class="secondary" data-copy="portal-link-url" data-js-only>Copy link</button>
+</section>
+<% } %>`;
+
 /** @internal The list of webhook endpoints, a page at a time. */
 export const listTemplate = defineTemplate<{
   endpoints: WebhookEndpointInfo[];
   secret: SecretFlash | undefined;
+  portalLink: PortalLinkFlash | undefined;
   csrfToken: string;
   back: 'list';
   statusOf: typeof endpointStatus;
@@ -70,6 +102,7 @@ export const listTemplate = defineTemplate<{
 <h1>Webhook endpoints</h1>
 <p>URLs that receive a signed webhook for each event of the kinds they take: contacts and deals created, updated and deleted, contacts erased, inbox messages received, EHR receipts recorded.</p>
 <form method="get" action="/webhook-endpoints/new"><button type="submit">Add endpoint</button></form>
+${portalLinkPartial}
 ${secretPartial}
 ${listTable({
   rows: 'endpoints',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { portalBrowser } from '../../../test/support/portal.js';
+import { consoleBrowser } from '../../../test/support/console.js';
+import { cookieBrowser, portalBrowser, portalLinkPath } from '../../../test/support/portal.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { fanOutEvents } from '../../delivery/fan-out.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
@@ -247,5 +248,35 @@ describe('the subscriber portal', () => {
       { actor_type: 'portal', actor_id: 'acme' },
       { actor_type: 'portal', actor_id: 'acme' },
     ]);
+  });
+
+  it("the console's Portal link button shows a working link once; a bad subscriber is a 400 page", async () => {
+    const admin = await consoleBrowser(server(), 'ADMIN');
+    const made = await admin.post('/webhook-endpoints/portal-link', {
+      subscriber: 'acme',
+      expiresInMinutes: '30',
+    });
+    expect(made.statusCode).toBe(303);
+    const list = await admin.get('/webhook-endpoints');
+    const url = /<p class="secret" id="portal-link-url">([^<]+)<\/p>/.exec(list.body)?.[1];
+    expect(url).toMatch(/^http:\/\/localhost(:80)?\/portal\/link\//);
+    expect((await admin.get('/webhook-endpoints')).body).not.toContain(url as string);
+    const visitor = cookieBrowser(server());
+    expect((await visitor.post(portalLinkPath(url as string))).statusCode).toBe(303);
+    expect((await visitor.get('/portal/endpoints')).statusCode).toBe(200);
+
+    const refused = await admin.post('/webhook-endpoints/portal-link', { subscriber: 'Not Valid' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('subscriber');
+    const tooLong = await admin.post('/webhook-endpoints/portal-link', {
+      subscriber: 'acme',
+      expiresInMinutes: '1441',
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('expiresInMinutes');
+    const manager = await consoleBrowser(server(), 'MANAGER');
+    expect(
+      (await manager.post('/webhook-endpoints/portal-link', { subscriber: 'acme' })).statusCode,
+    ).toBe(403);
   });
 });
