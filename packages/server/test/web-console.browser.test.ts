@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/build-server.js';
 import { systemClock } from '../src/clock.js';
 import { createIdGenerator } from '../src/ids.js';
+import { createPortalLink } from '../src/portal/portal-links.js';
 import type { Database } from '../src/storage/database.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
 import { inviteUser } from '../src/users/user-actions.js';
@@ -274,5 +275,74 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
     const response = await page.goto('/service-accounts');
     expect(response?.status()).toBe(403);
     await expectAccessible(page, 'forbidden');
+  });
+
+  it('shows stored payloads as text on every portal page, runs none, and passes axe', async () => {
+    // A subscriber's endpoint whose URL, description and header carry the payloads, and a
+    // delivery to it whose receiver answered them.
+    await database.query(
+      `INSERT INTO webhook_endpoints
+         (id, url, events, state, secret, created_at, updated_at, subscriber, description, headers)
+       VALUES ('we_pxss', $1, ARRAY['contact.created'], 'active', 'whsec_x', now(), now(), 'acme',
+               $2, $3)`,
+      [
+        `${payloads.link}//${payloads.script}`,
+        payloadText,
+        JSON.stringify({ 'X-Note': payloadText }),
+      ],
+    );
+    await database.query(
+      `INSERT INTO outbox_events (id, event, data, created_at)
+         VALUES ('evt_pxss', 'contact.created', $1, now())`,
+      [JSON.stringify({ id: 'con_x', firstName: payloadText, lastName: 'L' })],
+    );
+    await database.query(
+      `INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, created_at, last_error)
+       VALUES ('dlv_pxss', 'evt_pxss', 'we_pxss', 'dead', 1, now(), 'refused')`,
+    );
+    await database.query(
+      `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status, error, response_excerpt)
+       VALUES ('dlv_pxss', now(), 5, 500, NULL, $1)`,
+      [Buffer.from(payloadText, 'utf8')],
+    );
+    const link = await createPortalLink(database, {
+      subscriber: 'acme',
+      publicUrl: baseUrl,
+      actor: { type: 'operator' },
+      clock: systemClock,
+      newId,
+    });
+    const page = await (await browser().newContext({ baseURL: baseUrl })).newPage();
+    await page.addInitScript('window.__xss = 0');
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(link.url);
+    await expectAccessible(page, 'portal-link');
+    await page.getByRole('button', { name: 'Open the portal' }).click();
+    await page.waitForURL(`${baseUrl}/portal/endpoints`);
+    const pages: [string, string][] = [
+      ['portal-endpoints', '/portal/endpoints'],
+      ['portal-add-endpoint', '/portal/endpoints/new'],
+      ['portal-endpoint', '/portal/endpoints/we_pxss'],
+      ['portal-remove-endpoint', '/portal/endpoints/we_pxss/remove'],
+      ['portal-deliveries', '/portal/deliveries'],
+      ['portal-delivery', '/portal/deliveries/dlv_pxss'],
+      ['portal-replay', '/portal/replay'],
+      ['portal-event-types', '/portal/event-types'],
+      ['portal-not-found', '/portal/endpoints/we_xss'],
+    ];
+    for (const [name, path] of pages) {
+      await page.goto(path);
+      await expectAccessible(page, name);
+      const text = await page.locator('main').innerText();
+      if (['portal-endpoints', 'portal-endpoint', 'portal-delivery'].includes(name)) {
+        expect(text, name).toContain(payloads.script);
+      }
+      expect(await page.locator('main script, main img').count(), name).toBe(0);
+      expect(await page.locator('main a[href^="javascript:"]').count(), name).toBe(0);
+    }
+    expect(violations).toEqual([]);
   });
 });
