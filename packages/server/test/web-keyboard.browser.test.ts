@@ -9,6 +9,7 @@ import { createDeliveryStore } from '../src/delivery/deliveries.js';
 import { fanOutEvents } from '../src/delivery/fan-out.js';
 import { createEndpointStore } from '../src/delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../src/ids.js';
+import { createPortalLink } from '../src/portal/portal-links.js';
 import { recordOutboxEvent } from '../src/stores/outbox-store.js';
 import { createAccountStore } from '../src/tokens/account-store.js';
 import { inviteUser } from '../src/users/user-actions.js';
@@ -365,5 +366,86 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
     );
     await checkKeyboard(throttled, 'too-many-attempts');
     await throttled.context().close();
+  });
+
+  it('walks every page of the subscriber portal by keyboard, and none is wider than 375 px', async () => {
+    const newId = createIdGenerator({ now: () => server.clock.now() });
+    const endpoints = createEndpointStore({
+      database: server.database,
+      clock: server.clock,
+      newId,
+    });
+    const endpoint = await endpoints.add({
+      url: 'https://hooks.acme.example.com/followup/a-rather-long-path/for-a-narrow-screen',
+      subscriber: 'acme',
+      description: 'The CRM of Acme',
+      headers: { 'X-Team': 'crm' },
+    });
+    await recordOutboxEvent(
+      server.database,
+      { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
+      { clock: server.clock, newId },
+    );
+    await fanOutEvents(server.database, { clock: server.clock, newId });
+    const { rows } = await server.database.query<{ id: string }>(
+      'SELECT id FROM deliveries WHERE endpoint_id = $1',
+      [endpoint.id],
+    );
+    const deliveryId = rows[0]?.id as string;
+    const link = await createPortalLink(server.database, {
+      subscriber: 'acme',
+      publicUrl: server.origin,
+      actor: { type: 'operator' },
+      clock: server.clock,
+      newId,
+    });
+
+    const page = await newPage();
+    await page.goto(link.url);
+    await checkKeyboard(page, 'portal-link');
+    const loaded = page.waitForURL(`${server.origin}/portal/endpoints`);
+    await page.getByRole('button', { name: 'Open the portal' }).focus();
+    await page.keyboard.press('Enter');
+    await loaded;
+    const replay = await page.request.post(`${server.origin}/portal/replay`, {
+      form: {
+        _csrf: (await page.getAttribute('meta[name="csrf-token"]', 'content')) as string,
+        endpoint: endpoint.id,
+        since: new Date(server.clock.now() - 3_600_000).toISOString(),
+        states: 'missing',
+      },
+      headers: { origin: server.origin },
+      maxRedirects: 0,
+    });
+    expect(replay.status()).toBe(303);
+    const pages: [string, string][] = [
+      ['portal-endpoints', '/portal/endpoints'],
+      ['portal-add-endpoint', '/portal/endpoints/new'],
+      ['portal-endpoint', `/portal/endpoints/${endpoint.id}`],
+      ['portal-remove-endpoint', `/portal/endpoints/${endpoint.id}/remove`],
+      ['portal-deliveries', '/portal/deliveries'],
+      ['portal-delivery', `/portal/deliveries/${deliveryId}`],
+      ['portal-replay', '/portal/replay'],
+      ['portal-replay-progress', replay.headers().location as string],
+      ['portal-event-types', '/portal/event-types'],
+    ];
+    for (const [name, path] of pages) {
+      await page.goto(`${server.origin}${path}`);
+      await checkKeyboard(page, name);
+      if (!['portal-endpoint', 'portal-add-endpoint', 'portal-replay'].includes(name)) {
+        await checkEnterSubmits(page, name, path);
+      }
+    }
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    const wide: string[] = [];
+    for (const [name, path] of pages) {
+      await page.goto(`${server.origin}${path}`);
+      await saveScreenshot(page, `narrow-${name}`);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      if (width > 375) wide.push(`${name}: ${width} px`);
+    }
+    expect(wide).toEqual([]);
+    await page.context().close();
   });
 });

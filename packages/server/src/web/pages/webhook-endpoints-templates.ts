@@ -65,8 +65,8 @@ export interface PortalLinkFlash {
 }
 
 // The **Portal link** form and the link it made, shown once (data: `it.portalLink`).
-const portalLinkPartial = `<details class="portal-link"<% if (it.portalLink) { %> open<% } %>>
-<summary>Portal link</summary>
+const portalLinkPartial = `<section class="portal-link" aria-labelledby="portal-link-form-heading">
+<h2 id="portal-link-form-heading">Portal link</h2>
 <p>A one-time link into the subscriber portal, where a subscriber manages the endpoints that carry its key, their deliveries and replays, without an account.</p>
 <form method="post" action="/webhook-endpoints/portal-link" class="filters">
 ${csrfPartial}
@@ -78,7 +78,7 @@ ${csrfPartial}
 </label>
 <button type="submit">Make portal link</button>
 </form>
-</details>
+</section>
 <% if (it.portalLink) { %>
 <section class="notice warning" aria-labelledby="portal-link-heading">
 <h2 id="portal-link-heading">Portal link of <%= it.portalLink.subscriber %></h2>

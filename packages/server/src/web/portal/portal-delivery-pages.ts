@@ -85,7 +85,7 @@ ${csrfPartial}
 <button type="submit">Retry now</button>
 </form>
 <h2>Body</h2>
-<pre class="body" tabindex="0" aria-label="Body sent"><%= it.delivery.body %></pre>
+<pre class="body"><%= it.delivery.body %></pre>
 <h2>Headers</h2>
 <dl class="facts">
 <% for (const [name, value] of Object.entries(it.delivery.headers)) { %><dt><%= name %></dt><dd><code><%= value %></code></dd>

@@ -70,7 +70,7 @@ ${listTable({
   row: 'endpoint',
   columns: ['URL', 'Events', 'State', 'Created'],
   cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/portal/endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
-<td><%= endpoint.events.join(', ') %></td>
+<td><%= endpoint.events.includes('*') ? 'Every kind' : endpoint.events.join(', ') %></td>
 <td><% const status = it.statusOf(endpoint); %><span class="badge <%= status.tone %>"><%= status.label %></span></td>
 <td><%= it.when(endpoint.createdAt) %></td>`,
   empty: 'No endpoints yet. Add one to receive signed webhooks.',
@@ -95,7 +95,7 @@ ${secretPartial}
 <dl class="facts">
 <dt>URL</dt><dd><span class="url"><%= it.endpoint.url %></span></dd>
 <dt>State</dt><dd><span class="badge <%= it.status.tone %>"><%= it.status.label %></span><% if (it.status.summary) { %> <span class="muted"><%= it.status.summary %></span><% } %></dd>
-<dt>Events</dt><dd><%= it.endpoint.events.join(', ') %></dd>
+<dt>Events</dt><dd><%= it.endpoint.events.includes('*') ? 'Every kind' : it.endpoint.events.join(', ') %></dd>
 <dt>Created</dt><dd><%= it.when(it.endpoint.createdAt) %></dd>
 </dl>
 <h2>Actions</h2>
@@ -143,7 +143,9 @@ export const portalRemoveTemplate = defineTemplate<{
   csrfToken: string;
 }>(`
 <h1>Remove endpoint <%= it.endpoint.id %>?</h1>
-<p>URL: <span class="url"><%= it.endpoint.url %></span></p>
+<dl class="facts">
+<dt>URL</dt><dd><span class="url"><%= it.endpoint.url %></span></dd>
+</dl>
 <p class="notice warning">Its deliveries are deleted with it and its pending ones are never sent. This cannot be undone; disabling it instead keeps them.</p>
 <form method="post" action="/portal/endpoints/<%= encodeURIComponent(it.endpoint.id) %>/remove">
 ${csrfPartial}

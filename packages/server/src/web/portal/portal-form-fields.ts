@@ -74,9 +74,8 @@ export function parseRateLimit(text: string): number | null {
 }
 
 /**
- * @internal A date and time field of the replay form, read as UTC when it names no zone (what a
- * `datetime-local` input sends: `2026-03-01T09:00`); empty is `undefined`. The SDK's schema
- * checks the result.
+ * @internal A date and time field of the replay form, read as UTC when it names no zone
+ * (`2026-03-01T09:00`); empty is `undefined`. The SDK's schema checks the result.
  */
 export function utcInstant(text: string): string | undefined {
   if (text === '') return undefined;

@@ -36,11 +36,12 @@ ${csrfPartial}
 <% } %>
 </select>
 </label>
-<label for="since">From (UTC)
-<input id="since" name="since" type="datetime-local" required value="<%= it.since %>">
+<p class="muted" id="time-format">Times in UTC, such as 2026-03-01T09:00, or with a zone: 2026-03-01T09:00:00+01:00.</p>
+<label for="since">From
+<input id="since" name="since" required maxlength="40" value="<%= it.since %>" aria-describedby="time-format" autocomplete="off">
 </label>
-<label for="until">Until (UTC; empty: now)
-<input id="until" name="until" type="datetime-local">
+<label for="until">Until (empty: now)
+<input id="until" name="until" maxlength="40" aria-describedby="time-format" autocomplete="off">
 </label>
 <fieldset>
 <legend>Kinds</legend>
@@ -82,9 +83,7 @@ const eventTypesTemplate = defineTemplate<{
 <section aria-labelledby="kind-<%= type.kind %>">
 <h2 id="kind-<%= type.kind %>"><code><%= type.kind %></code></h2>
 <p><%= type.description %></p>
-<details><summary>Schema of <%= type.kind %></summary>
-<pre tabindex="0" aria-label="Schema of <%= type.kind %>"><%= type.schema %></pre>
-</details>
+<pre><%= type.schema %></pre>
 </section>
 <% } %>
 `);
@@ -110,7 +109,7 @@ export function registerPortalReplayPages(
       after: undefined,
       limit: 200,
     });
-    // An hour ago, to the minute, as a datetime-local input shows it.
+    // An hour ago, to the minute, in UTC: the form's own format.
     const since = new Date(clock.now() - 3_600_000).toISOString().slice(0, 16);
     return sendPortalPage(request, reply, {
       title: 'Replay',
