@@ -55,6 +55,7 @@ import { createTokenCache } from './tokens/token-cache.js';
 import { createSessionStore } from './users/sessions.js';
 import { createSignInThrottle } from './users/sign-in-throttle.js';
 import { webPages } from './web/pages/index.js';
+import { portalPages } from './web/portal/portal-pages.js';
 import { webApp } from './web/web-app.js';
 import { installWebSessions } from './web/web-sessions.js';
 
@@ -256,7 +257,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       }),
       publicOrigin: publicUrl,
       onSignInAttempt: metrics?.observeSignIn,
-      pages: webPages.map((page) =>
+      // The subscriber portal is a family of pages of its own (web/portal/), over web/pages/'s
+      // helpers; listed here so that web/pages/ does not import it back.
+      pages: [...webPages, portalPages].map((page) =>
         page({ database, clock, newId, accounts, publicUrl, allowPrivateEndpoints }),
       ),
     }),

@@ -1,4 +1,3 @@
-import { portalPages } from '../portal/portal-pages.js';
 import { auditLogPage } from './audit-log-page.js';
 import { deliveriesPages } from './deliveries-pages.js';
 import { ehrReceiptsPages } from './ehr-receipts-pages.js';
@@ -20,5 +19,4 @@ export const webPages: readonly WebPage[] = [
   deliveriesPages,
   ehrReceiptsPages,
   auditLogPage,
-  portalPages,
 ];
