@@ -46,6 +46,7 @@ describe('API reference', () => {
       '/api/webhook-endpoints/{id}/replay',
       '/api/webhook-endpoints/{id}/rotate-secret',
       '/api/webhook-endpoints/{id}/test',
+      '/api/webhook-portal/links',
       '/healthz',
       '/livez',
       '/readyz',

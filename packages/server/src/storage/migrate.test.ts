@@ -28,6 +28,8 @@ const tables = [
   'idempotency_keys',
   'messages',
   'outbox_events',
+  'portal_links',
+  'portal_sessions',
   'schema_migrations',
   'sequences',
   'service_accounts',
