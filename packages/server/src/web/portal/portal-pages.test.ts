@@ -5,6 +5,7 @@ import { useTestServer } from '../../../test/support/server.js';
 import { fanOutEvents } from '../../delivery/fan-out.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../../ids.js';
+import { readAuditEntriesBefore } from '../../stores/audit-store.js';
 import { recordOutboxEvent } from '../../stores/outbox-store.js';
 
 describe('the subscriber portal', () => {
@@ -165,6 +166,15 @@ describe('the subscriber portal', () => {
     expect((await portal.get(test.headers.location as string)).statusCode).toBe(200);
     expect((await portal.post(`${base}/remove`)).statusCode).toBe(303);
     expect(await endpointStore().get(own.id)).toBeUndefined();
+    // As the audit log's readers get it: the portal actor with its subscriber key.
+    const [latest] = await readAuditEntriesBefore(server().database, {
+      beforeSeq: null,
+      action: 'endpoint.removed',
+      actorType: 'portal',
+      actorId: 'acme',
+      limit: 1,
+    });
+    expect(latest?.entry.actor).toEqual({ type: 'portal', subscriber: 'acme' });
     for (const action of [
       'updated',
       'disabled',
