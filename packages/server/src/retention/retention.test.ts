@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
+import { createIdGenerator } from '../ids.js';
+import { createPortalLink, startPortalSession } from '../portal/portal-links.js';
 import { pruneExpired, startRetentionSchedule } from './retention.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -82,6 +84,41 @@ describe('retention', () => {
     await expect(
       pruneExpired(database(), { now: clock.now(), policy: { deliveryDays: 0 } }),
     ).rejects.toThrow(RangeError);
+  });
+
+  it('prunes used and expired portal links and expired portal sessions, and keeps the rest', async () => {
+    const clock = manualClock('2026-06-01T00:00:00.000Z');
+    const newId = createIdGenerator({ now: () => clock.now() });
+    const link = (expiresInMinutes: number) =>
+      createPortalLink(database(), {
+        subscriber: 'acme',
+        expiresInMinutes,
+        publicUrl: 'https://crm.example.org',
+        actor: { type: 'operator' },
+        clock,
+        newId,
+      });
+    const used = await link(60);
+    const session = await startPortalSession(database(), used.url.split('/').at(-1) as string, {
+      clock,
+      newId,
+    });
+    const expiring = await link(1);
+    const kept = await link(60);
+    clock.advance(2 * 60_000);
+    expect(await pruneExpired(database(), { now: clock.now() })).toMatchObject({
+      portalLinks: 2,
+      portalSessions: 0,
+    });
+    expect(await ids('portal_links')).toEqual([kept.id]);
+    expect(await ids('portal_sessions')).toEqual([session?.id]);
+    expect(expiring.id).not.toBe(kept.id);
+    clock.advance(8 * 60 * 60_000);
+    expect(await pruneExpired(database(), { now: clock.now() })).toMatchObject({
+      portalLinks: 1,
+      portalSessions: 1,
+    });
+    expect(await ids('portal_sessions')).toEqual([]);
   });
 
   it('prunes tombstones older than tombstoneDays and records the change feed horizon', async () => {

@@ -3,6 +3,7 @@ import type { Database } from '../storage/database.js';
 import { pruneFinishedDeliveries } from '../stores/delivery-store.js';
 import { IDEMPOTENCY_WINDOW_MS, pruneIdempotencyKeys } from '../stores/idempotency-store.js';
 import { pruneDispatchedEvents } from '../stores/outbox-store.js';
+import { deleteSpentPortalRecords } from '../stores/portal-store.js';
 import { pruneDeliveryDigests, pruneReceipts } from '../stores/receipt-store.js';
 import { pruneContactTombstones } from '../stores/retention-store.js';
 import { pruneSignInRecords } from '../users/sign-in-links.js';
@@ -55,6 +56,10 @@ export interface PruneResult {
   signInLinks: number;
   /** Ended sign-in failure windows. */
   signInFailures: number;
+  /** Used or expired subscriber portal links. */
+  portalLinks: number;
+  /** Expired subscriber portal sessions. */
+  portalSessions: number;
   /** Tombstones of deleted contacts (the change feed's deletions). */
   contactTombstones: number;
 }
@@ -110,6 +115,7 @@ export async function pruneExpired(
     feed: CONTACTS_FEED,
   });
   const signIn = await pruneSignInRecords(database, { now });
+  const portal = await deleteSpentPortalRecords(database, new Date(now));
   return {
     ehrReceipts,
     ehrDeliveryDigests,
@@ -120,6 +126,8 @@ export async function pruneExpired(
     sessions: signIn.sessions,
     signInLinks: signIn.links,
     signInFailures: signIn.failures,
+    portalLinks: portal.links,
+    portalSessions: portal.sessions,
     contactTombstones,
   };
 }
