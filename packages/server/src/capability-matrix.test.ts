@@ -258,6 +258,13 @@ const routes: {
     capability: 'webhooks.manage',
     success: 404,
   },
+  {
+    method: 'POST',
+    url: () => '/api/webhook-portal/links',
+    body: () => ({ subscriber: 'acme' }),
+    capability: 'webhooks.manage',
+    success: 201,
+  },
 ];
 
 const server = useTestServer({
