@@ -73,6 +73,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/web/pages/hourly-chart.test.ts',
       'src/web/pages/list-page.test.ts',
       'src/web/pages/page-helpers.test.ts',
+      'src/web/portal/portal-form-fields.test.ts',
       'src/web/redact-sign-in-link.test.ts',
       'src/web/safe-next.test.ts',
       'test/deploy-files.test.ts',
