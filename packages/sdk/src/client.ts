@@ -99,16 +99,11 @@ export class FollowUp {
   readonly events: Events;
   /** Webhook deliveries: list, get, retry, attempts (`webhooks.manage`, ADMIN). */
   readonly deliveries: Deliveries;
-  /**
-   * Webhook endpoints: create, list, get, update, delete, rotateSecret, test, replay
-   * (`webhooks.manage`, ADMIN).
-   */
+  /** Webhook endpoints: create, list, get, update, delete, rotateSecret, test, replay (ADMIN). */
   readonly webhookEndpoints: WebhookEndpoints;
   /** Replays of an endpoint's events: get, their progress (`webhooks.manage`, ADMIN). */
   readonly replays: Replays;
-  /**
-   * One-time links into the subscriber portal: createLink (`webhooks.manage`, ADMIN).
-   */
+  /** One-time links into the subscriber portal: createLink (`webhooks.manage`, ADMIN). */
   readonly webhookPortal: WebhookPortal;
   /** The inbox webhook: send. */
   readonly inbox: Inbox;

@@ -5,13 +5,10 @@ import {
   type DeliveryInfo,
 } from '../delivery/deliveries.js';
 import { type DeliveryAsSent, deliveryAsSent } from '../delivery/delivery-detail.js';
+import type { EndpointChange, EndpointSettingsInput } from '../delivery/endpoint-change.js';
 import { sendTestEvent } from '../delivery/test-event.js';
 import { toInfo, type WebhookEndpointInfo } from '../delivery/webhook-endpoint-info.js';
-import {
-  createEndpointStore,
-  type EndpointChange,
-  type EndpointSettingsInput,
-} from '../delivery/webhook-endpoints.js';
+import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import {
   type ReplayRequest,
   readReplayProgress,
@@ -102,9 +99,17 @@ export function createPortalActions(options: {
   database: Database;
   clock: Clock;
   newId: IdGenerator;
+  /** Whether endpoints may have private addresses (`--allow-private-endpoints`), as in the API. */
+  allowPrivateEndpoints?: boolean;
 }) {
   const { database, clock, newId } = options;
-  const endpoints = createEndpointStore({ database, clock, newId });
+  // A subscriber is an outsider: the server's address policy applies to it as to the API.
+  const endpoints = createEndpointStore({
+    database,
+    clock,
+    newId,
+    addressPolicy: { allowPrivate: options.allowPrivateEndpoints === true },
+  });
   const deliveries = createDeliveryStore({ database, clock, newId });
   const actorOf = (subscriber: string): AuditActor => ({ type: 'portal', subscriber });
 

@@ -1,4 +1,4 @@
-import { DELIVERY_STATES, WEBHOOK_EVENT_KINDS } from '@followup/sdk';
+import { DELIVERY_STATES, LIST_LIMITS, WEBHOOK_EVENT_KINDS } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryInfo } from '../../delivery/deliveries.js';
 import { TEST_EVENT_KIND } from '../../delivery/test-event.js';
@@ -138,7 +138,10 @@ export function registerPortalDeliveryPages(
         after: decodePortalCursor(textField(request.query, 'after', 200)),
         limit: PAGE_SIZE,
       });
-      const endpoints = await actions.listEndpoints(subscriber, { after: undefined, limit: 200 });
+      const endpoints = await actions.listEndpoints(subscriber, {
+        after: undefined,
+        limit: LIST_LIMITS.maxLimit,
+      });
       const query = new URLSearchParams(
         Object.entries(filters).filter(([, value]) => value !== ''),
       );

@@ -37,9 +37,9 @@ const unusableMessage =
  * CSP, forms, the same-origin check of unsafe requests and `no-store` apply.
  */
 export const portalPages: WebPage =
-  ({ database, clock, newId }) =>
+  ({ database, clock, newId, allowPrivateEndpoints }) =>
   async (app: FastifyInstance) => {
-    const actions = createPortalActions({ database, clock, newId });
+    const actions = createPortalActions({ database, clock, newId, allowPrivateEndpoints });
     app.decorateRequest('portalSession', null);
     // Nothing here is part of the API: no page in the OpenAPI document.
     app.addHook('onRoute', (route) => {

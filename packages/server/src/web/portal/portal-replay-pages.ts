@@ -1,4 +1,5 @@
 import {
+  LIST_LIMITS,
   REPLAY_LIMITS,
   REPLAY_STATES,
   replayInputSchema,
@@ -107,7 +108,7 @@ export function registerPortalReplayPages(
     const session = portalSessionOf(request);
     const endpoints = await actions.listEndpoints(session.subscriber, {
       after: undefined,
-      limit: 200,
+      limit: LIST_LIMITS.maxLimit,
     });
     // An hour ago, to the minute, in UTC: the form's own format.
     const since = new Date(clock.now() - 3_600_000).toISOString().slice(0, 16);
