@@ -93,6 +93,15 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
     ],
   },
   {
+    why:
+      'backup and restore copy an embedded PGlite data directory; on PostgreSQL, pg_dump and ' +
+      'pg_restore do (the server README, "Backups")',
+    files: [
+      'src/backup/backup-manifest.test.ts',
+      'src/backup/restore-backup.test.ts',
+    ],
+  },
+  {
     why: 'the OpenAPI document and /docs are made from the route schemas, never from stored data',
     files: [
       'src/plugins/openapi-document.test.ts',

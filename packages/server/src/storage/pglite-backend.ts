@@ -78,12 +78,12 @@ export class PGliteDatabase implements Database {
     return Math.max(0, this.#queued - 1); // #queued counts the one running too
   }
 
-  /** The data directory as an uncompressed tarball, once every earlier query is done. */
-  dumpDataDirectory(): Promise<Blob> {
+  /** Runs `work` on the engine once every earlier query is done, and none until it settles. */
+  whileIdle<T>(work: (pglite: PGlite) => Promise<T>): Promise<T> {
     return this.#exclusive(
       async () => {
         if (this.#closed) throw new Error('The database is closed.');
-        return this.#pglite.dumpDataDir('none');
+        return work(this.#pglite);
       },
       { bounded: false },
     );

@@ -65,7 +65,23 @@ export function dumpPGliteDatabase(database: Database): Promise<Blob> {
   if (!(database instanceof PGliteDatabase)) {
     throw new TypeError('dumpPGliteDatabase takes a database opened by openPGliteDatabase.');
   }
-  return database.dumpDataDirectory();
+  return database.whileIdle((pglite) => pglite.dumpDataDir('none'));
+}
+
+/**
+ * @internal Runs `work` on a database made by {@link openPGliteDatabase} after a `CHECKPOINT`,
+ * once every earlier query is done, and with no statement running until `work` settles: the
+ * files of its data directory are then a consistent copy of the database, every commit
+ * included, for as long as `work` runs. Queries wait meanwhile (see `backup/create-backup.ts`).
+ */
+export function whileCheckpointed<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  if (!(database instanceof PGliteDatabase)) {
+    throw new TypeError('whileCheckpointed takes a database opened by openPGliteDatabase.');
+  }
+  return database.whileIdle(async (pglite) => {
+    await pglite.exec('CHECKPOINT');
+    return work();
+  });
 }
 
 /**
