@@ -33,6 +33,22 @@ export const BACKUP_STAGING_PREFIX = '.followup-backup-';
  */
 const PROCESS_FILES = [LOCK_FILE_NAME, SYNCED_MARKER_FILE, 'postmaster.pid', 'postmaster.opts'];
 
+/** Staging folders of the backups this process is making (several may run at once). */
+const stagingInUse = new Set<string>();
+
+/**
+ * Removes the staging folders a killed process left in `dataDir`: this process holds the data
+ * directory (its lock, or its server), so any it is not using is nobody's.
+ */
+async function removeAbandonedStaging(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    const path = join(dataDir, name);
+    if (name.startsWith(BACKUP_STAGING_PREFIX) && !stagingInUse.has(path)) {
+      await rm(path, { recursive: true, force: true });
+    }
+  }
+}
+
 /** @internal Options of {@link createBackup}. */
 export interface CreateBackupOptions {
   /** The open embedded database (from `openPGliteDatabase`) whose directory is `dataDir`. */
@@ -62,7 +78,7 @@ export interface BackupArchive {
  * not packing them), every file is copied into a staging folder inside the data directory (on
  * the same file system, and writable wherever the server may write). Then, with queries running
  * again, it checksums the copies and packs them with their manifest into a gzipped tar stream;
- * the staging folder goes once the stream ends or fails.
+ * the staging folder goes once the stream ends or fails (or, after a crash, at the next backup).
  */
 export async function createBackup(options: CreateBackupOptions): Promise<BackupArchive> {
   const schemaVersion = await appliedSchemaVersion(options.database);
@@ -71,6 +87,12 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
     `${BACKUP_STAGING_PREFIX}${randomBytes(8).toString('hex')}`,
   );
   const excluded = new Set([...PROCESS_FILES, ...(options.excludedFiles ?? [])]);
+  await removeAbandonedStaging(options.dataDir);
+  stagingInUse.add(staging);
+  const release = () => {
+    stagingInUse.delete(staging);
+    return rm(staging, { recursive: true, force: true });
+  };
   try {
     await mkdir(join(staging, BACKUP_DATA_FOLDER), { recursive: true, mode: 0o700 });
     const directories: string[] = [];
@@ -104,11 +126,11 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
     ]);
     const archive = Readable.from(pack);
     archive.once('close', () => {
-      void rm(staging, { recursive: true, force: true });
+      void release();
     });
     return { archive, manifest };
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await release();
     throw error;
   }
 }

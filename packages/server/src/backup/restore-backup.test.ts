@@ -42,6 +42,9 @@ describe('restoreBackup', () => {
       await migrate(database);
       await database.query('CREATE TABLE backup_probe (value text)');
       await database.query('INSERT INTO backup_probe VALUES ($1)', ['kept']);
+      // What a backup killed half-way leaves: the next one removes it, and never copies it.
+      await mkdir(join(source, '.followup-backup-abandoned', 'data'), { recursive: true });
+      await writeFile(join(source, '.followup-backup-abandoned', 'data', 'PG_VERSION'), '17');
       good = join(scratch, 'good.tar.gz');
       const { archive } = await createBackup({ database, dataDir: source, clock: fixedClock });
       await pipeline(archive, createWriteStream(good));
@@ -230,5 +233,8 @@ describe('restoreBackup', () => {
       .map((entry) => join(entry.parentPath, entry.name).slice(source.length + 1))
       .filter((path) => !path.startsWith('followup-server.'));
     expect(manifest.files.map((file) => file.path).sort()).toEqual(sourceFiles.sort());
+    // The staging folder a killed backup left is gone, and was never copied.
+    expect((await readdir(source)).filter((name) => name.startsWith('.followup-'))).toEqual([]);
+    expect(manifest.directories.filter((path) => path.startsWith('.followup-'))).toEqual([]);
   });
 });
