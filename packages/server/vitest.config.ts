@@ -99,6 +99,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
     files: [
       'src/backup/backup-manifest.test.ts',
       'src/backup/restore-backup.test.ts',
+      'test/backup-restore.test.ts',
     ],
   },
   {

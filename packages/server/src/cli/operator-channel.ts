@@ -3,7 +3,10 @@ import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { secretsEqual } from '@followup/webhooks';
+import { createBackup } from '../backup/create-backup.js';
+import { systemClock } from '../clock.js';
 import { FollowUpServerError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import type { OperatorOutput } from './operator-command.js';
@@ -22,6 +25,18 @@ export const OPERATOR_CHANNEL_FILE = 'operator-channel.json';
  * the CLI knows it talks to the server, and the server that it talks to its operator.
  */
 export const OPERATOR_SOCKET_FILE = 'operator.sock';
+
+/**
+ * @internal The operator channel's files in a data directory: they belong to the running
+ * process, so a backup leaves them out (the key file is a secret of that process only).
+ */
+export const OPERATOR_CHANNEL_FILES: readonly string[] = [
+  OPERATOR_CHANNEL_FILE,
+  OPERATOR_SOCKET_FILE,
+];
+
+/** The channel's path that answers a backup of the database as a `.tar.gz` stream. */
+const BACKUP_PATH = '/backup';
 
 // Linux and macOS take socket paths of at most 107 and 103 bytes.
 const maxSocketPathBytes = 100;
@@ -91,6 +106,30 @@ export async function openOperatorChannel(options: {
       answer(401, { ok: false, error: { code: 'operator_key_invalid', message: 'Wrong key.' } });
       return;
     }
+    if (request.url === BACKUP_PATH) {
+      // Copied by this process, which owns the database, while it goes on serving.
+      request.resume();
+      createBackup({
+        database: options.database,
+        dataDir: options.dataDir,
+        excludedFiles: OPERATOR_CHANNEL_FILES,
+        clock: systemClock,
+      }).then(
+        ({ archive, manifest }) => {
+          response.writeHead(200, {
+            'content-type': 'application/gzip',
+            'x-followup-schema-version': String(manifest.schemaVersion),
+          });
+          // A failure half-way cuts the answer short: the CLI keeps nothing of it.
+          pipeline(archive, response).catch(() => response.destroy());
+        },
+        (error: unknown) => {
+          const code = FollowUpServerError.isInstance(error) ? error.code : 'error';
+          answer(200, { ok: false, error: { code, message: (error as Error).message } });
+        },
+      );
+      return;
+    }
     readBody(request)
       .then(async (text) => {
         const { command, values } = JSON.parse(text) as { command?: unknown; values?: unknown };
@@ -149,6 +188,19 @@ export async function openOperatorChannel(options: {
   };
 }
 
+/** The running server's channel file; `operator_channel_unavailable` when there is none. */
+async function readChannelFile(dataDir: string): Promise<ChannelFile> {
+  try {
+    return JSON.parse(await readFile(join(dataDir, OPERATOR_CHANNEL_FILE), 'utf8')) as ChannelFile;
+  } catch (error) {
+    throw new FollowUpServerError({
+      code: 'operator_channel_unavailable',
+      message: `The process holding ${dataDir} offers no operator channel.`,
+      cause: error,
+    });
+  }
+}
+
 /**
  * @internal Sends an operator command to the server running on `dataDir`. Throws
  * `operator_channel_unavailable` when no running server announced a channel.
@@ -158,19 +210,10 @@ export async function sendOperatorCommand(
   command: string,
   values: CliOptions,
 ): Promise<OperatorOutput> {
-  let file: ChannelFile;
-  try {
-    file = JSON.parse(await readFile(join(dataDir, OPERATOR_CHANNEL_FILE), 'utf8')) as ChannelFile;
-  } catch (error) {
-    throw new FollowUpServerError({
-      code: 'operator_channel_unavailable',
-      message: `The process holding ${dataDir} offers no operator channel.`,
-      cause: error,
-    });
-  }
+  const file = await readChannelFile(dataDir);
   let text: string;
   try {
-    text = await post(file, JSON.stringify({ command, values }));
+    text = await readAll(await post(file, '/', JSON.stringify({ command, values })));
   } catch (error) {
     throw new FollowUpServerError({
       code: 'operator_channel_unavailable',
@@ -186,14 +229,48 @@ export async function sendOperatorCommand(
   throw new FollowUpServerError({ code: body.error.code, message: body.error.message });
 }
 
-/** Posts one command to the channel, over its Unix socket (or loopback URL), and reads the answer. */
-function post(file: ChannelFile, body: string): Promise<string> {
+/**
+ * @internal Asks the server running on `dataDir` for a backup of its database, and resolves
+ * with the `.tar.gz` as it streams in. Throws `operator_channel_unavailable` when no running
+ * server announced a channel, and the server's error when it could not make one.
+ */
+export async function requestOperatorBackup(dataDir: string): Promise<IncomingMessage> {
+  const file = await readChannelFile(dataDir);
+  let response: IncomingMessage;
+  try {
+    response = await post(file, BACKUP_PATH, '');
+  } catch (error) {
+    throw new FollowUpServerError({
+      code: 'operator_channel_unavailable',
+      message: `The server running on ${dataDir} does not answer on its operator channel.`,
+      cause: error,
+    });
+  }
+  if (response.headers['content-type'] === 'application/gzip') return response;
+  const body = JSON.parse(await readAll(response)) as { error?: { code: string; message: string } };
+  throw new FollowUpServerError({
+    code: body.error?.code ?? 'error',
+    message: body.error?.message ?? 'The server made no backup.',
+  });
+}
+
+function readAll(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+/** Posts to the channel, over its Unix socket (or loopback URL), and resolves with the answer. */
+function post(file: ChannelFile, path: string, body: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = file.socket
-      ? { socketPath: file.socket, path: '/' }
+      ? { socketPath: file.socket, path }
       : (() => {
           const url = new URL(String(file.url));
-          return { host: url.hostname, port: url.port, path: '/' };
+          return { host: url.hostname, port: url.port, path };
         })();
     const request = httpRequest(
       {
@@ -201,12 +278,7 @@ function post(file: ChannelFile, body: string): Promise<string> {
         method: 'POST',
         headers: { authorization: `Bearer ${file.key}`, 'content-type': 'application/json' },
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        response.on('error', reject);
-      },
+      resolve,
     );
     request.on('error', reject);
     request.end(body);

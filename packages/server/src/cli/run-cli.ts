@@ -4,6 +4,12 @@ import type { Database } from '../storage/database.js';
 import { migrate } from '../storage/migrate.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { openPostgresDatabase } from '../storage/postgres-database.js';
+import {
+  BACKUP_OPTIONS,
+  backupCommand,
+  RESTORE_OPTIONS,
+  restoreCommand,
+} from './backup-commands.js';
 import type { CliIo, OpenedDatabase } from './cli-io.js';
 import { holdsDatabase, resolveDataDirectory } from './data-directory.js';
 import { wholeNumber } from './edge-options.js';
@@ -150,6 +156,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         open: () => openDatabase(values, io, { create: true }),
         dataDir: dataDirectoryOf(values, io),
       });
+    }
+    if ((command === 'backup' || command === 'restore') && rest.length === 0) {
+      refuseOptionsNotTaken(
+        command,
+        command === 'backup' ? BACKUP_OPTIONS : RESTORE_OPTIONS,
+        given,
+      );
+      const result = await (command === 'backup' ? backupCommand : restoreCommand)(values, io);
+      io.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : result.text);
+      return 0;
     }
     // Sign-in links (users invite) point to PUBLIC_URL when --public-url is not given.
     if (values['public-url'] === undefined && io.env.PUBLIC_URL) {

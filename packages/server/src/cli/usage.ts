@@ -121,6 +121,15 @@ Commands:
                                           delete now what outlived its retention (receipts,
                                           finished deliveries, tombstones, idempotency records,
                                           sessions, sign-in links); prints what went
+  backup --out FILE [--force]             write a consistent copy of the embedded database, as
+                                          one .tar.gz (mode 0600), and print its size and
+                                          SHA-256; a running server makes it through its operator
+                                          channel and goes on serving (writes wait while its
+                                          files are copied). An existing FILE is kept unless
+                                          --force. On PostgreSQL, use pg_dump -Fc instead
+  restore --from FILE --data-dir DIR      check a backup (checksums, schema version) and restore
+                                          it into DIR, which must be new or empty; an older
+                                          schema is migrated at the next start
   receipts list [--vendor KEY]            EHR webhook receipts, bad signatures included
   seed --contacts N                       add N demo contacts and a deal for every second one
                                           (a progress bar on a terminal)
@@ -203,6 +212,9 @@ export const optionSpec = {
   'allow-private-endpoints': { type: 'boolean', default: false },
   'allow-insecure-endpoints': { type: 'boolean', default: false },
   'allow-open-inbox': { type: 'boolean', default: false },
+  out: { type: 'string' },
+  from: { type: 'string' },
+  force: { type: 'boolean', default: false },
   limit: { type: 'string' },
   offset: { type: 'string' },
   demo: { type: 'boolean', default: false },
