@@ -217,3 +217,22 @@ function toAuditEntry(row: AuditRow): AuditEntry {
     metadata: row.metadata,
   };
 }
+
+/**
+ * @internal The newest entry of `action` done to a target, or `undefined` (none, or pruned by
+ * retention): such as when an endpoint's secret was last rotated. Read newest first, so an
+ * entry of the last days is found without reading the older ones.
+ */
+export async function findLatestAuditEntry(
+  database: Queryable,
+  read: { action: string; target: AuditTarget },
+): Promise<AuditEntry | undefined> {
+  const { rows } = await database.query<AuditRow>(
+    `SELECT seq, id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata
+       FROM audit_entries
+      WHERE action = $1 AND target_type = $2 AND target_id = $3
+      ORDER BY seq DESC LIMIT 1`,
+    [read.action, read.target.type, read.target.id],
+  );
+  return rows[0] ? toAuditEntry(rows[0]) : undefined;
+}
