@@ -30,8 +30,9 @@ describe('countEndpointAttempts', () => {
       attempts: 4,
       succeeded: 1,
     });
-    expect(
-      await countEndpointAttempts(database(), { endpointId: 'we_none', since }),
-    ).toEqual({ attempts: 0, succeeded: 0 });
+    expect(await countEndpointAttempts(database(), { endpointId: 'we_none', since })).toEqual({
+      attempts: 0,
+      succeeded: 0,
+    });
   });
 });

@@ -125,18 +125,32 @@ td a.overview-url { max-width: 22rem; }
 ul.attention { padding-left: 1.25rem; }
 .nowrap { white-space: nowrap; }
 ul.attention li { margin: .25rem 0; }
+/* Readable tables: an id (shortened, with its copy button), an action name and a state badge
+   never break inside; a URL may, anywhere, as it has no words to keep. */
+.id, .action { white-space: nowrap; }
+td .id code, dd .id code, td code.action { overflow-wrap: normal; }
+button.copy { font-size: .8rem; padding: 0 .4rem; margin-left: .3rem; background: var(--bg);
+  color: var(--accent); vertical-align: baseline; }
+.actor .kind { white-space: nowrap; }
+dl.details { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 .75rem;
+  margin: 0; }
+dl.details dt { font-weight: 600; }
+dl.details dd { margin: 0; overflow-wrap: anywhere; }
+.rate { font-size: 1.25rem; font-weight: 700; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the
-// text of the element whose id it names.
+// text of the element whose id it names; a `button[data-copy-text]`, that attribute's text.
 const script = `
 document.documentElement.classList.add('js');
 document.addEventListener('click', (event) => {
-  const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
+  const button = event.target instanceof Element ? event.target.closest('button[data-copy], button[data-copy-text]') : null;
   if (!button) return;
+  // data-copy-text: the text itself (a whole id shown shortened); data-copy: an element's id.
   const source = document.getElementById(button.getAttribute('data-copy') || '');
-  if (!source || !navigator.clipboard) return;
-  navigator.clipboard.writeText(source.textContent || '').then(
+  const text = button.getAttribute('data-copy-text') ?? source?.textContent;
+  if (!text || !navigator.clipboard) return;
+  navigator.clipboard.writeText(text).then(
     () => { button.textContent = 'Copied'; },
     () => { button.textContent = 'Copy failed: select the text'; },
   );

@@ -1,19 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import { listAuditEntriesNewestFirst } from '../../audit/audit-log.js';
-import type { AuditEntry } from '../../stores/audit-store.js';
-import { sendPage } from '../page-context.js';
+import type { Capability } from '../../capabilities.js';
+import type { AuditEntry, AuditTarget } from '../../stores/audit-store.js';
+import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
+import { type ActorLabel, actorLabels } from './actor-labels.js';
 import { listTable, PAGE_SIZE } from './list-page.js';
 import { pageRoute, textField, when, withPageErrors } from './page-helpers.js';
+import { actorPartial, detailEntries, detailsPartial, idPartial } from './readable-partials.js';
+import { shortId } from './short-id.js';
 import type { WebPage } from './web-page.js';
 
+/** One row of the audit log as the page shows it. */
+interface AuditRow {
+  entry: AuditEntry;
+  actor: ActorLabel;
+  /** Our page about the target, when there is one the viewer may open. */
+  targetHref: string | null;
+  details: [string, string][];
+}
+
 const auditTemplate = defineTemplate<{
-  entries: { entry: AuditEntry; metadata: string }[];
+  entries: AuditRow[];
   action: string;
   actor: string;
   next: string | null;
   first: string | null;
   when: (iso: string | null | undefined) => string;
+  shortId: (id: string) => string;
 }>(`
 <h1>Audit log</h1>
 <p>Who did what, newest first: tokens issued and revoked, accounts, users, deletions.</p>
@@ -29,13 +43,13 @@ const auditTemplate = defineTemplate<{
 ${listTable({
   rows: 'entries',
   label: 'Audit entries',
-  row: '{ entry, metadata }',
+  row: '{ entry, actor, targetHref, details }',
   columns: ['When', 'Action', 'Actor', 'Target', 'Details'],
   cells: `<td><%= it.when(entry.occurredAt) %></td>
-<td><code><%= entry.action %></code></td>
-<td><%= entry.actor.type %><% if (entry.actor.id) { %> <code><%= entry.actor.id %></code><% } %></td>
-<td><%= entry.target.type %> <code><%= entry.target.id %></code></td>
-<td><code><%= metadata %></code></td>`,
+<td><code class="action"><%= entry.action %></code></td>
+<td>${actorPartial('actor')}</td>
+<td><%= entry.target.type.replaceAll('_', ' ') %> ${idPartial('entry.target.id', { href: 'targetHref' })}</td>
+<td>${detailsPartial('details')}</td>`,
   empty:
     "<%= it.action || it.actor ? 'No entry matches these filters. Clear them to see every entry.' : 'Nothing has been audited yet. Issuing a token, revoking one or inviting a user writes an entry here.' %>",
 })}
@@ -44,6 +58,21 @@ ${listTable({
 <% if (it.next) { %><a href="<%= it.next %>">Older entries</a><% } %>
 </nav>
 `);
+
+// Our page about an audited record, when there is one and the viewer may open it.
+function targetHref(target: AuditTarget, capabilities: ReadonlySet<Capability>): string | null {
+  const id = encodeURIComponent(target.id);
+  if (target.type === 'service_account' && capabilities.has('users.manage')) {
+    return `/service-accounts/${id}`;
+  }
+  if (target.type === 'webhook_endpoint' && capabilities.has('webhooks.manage')) {
+    return `/webhook-endpoints/${id}`;
+  }
+  if (target.type === 'delivery' && capabilities.has('webhooks.manage')) {
+    return `/deliveries/${id}`;
+  }
+  return null;
+}
 
 function link(filters: Record<string, string>): string {
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== ''));
@@ -66,18 +95,26 @@ export const auditLogPage: WebPage =
           ...(actor ? { actor } : {}),
           ...(cursor ? { cursor } : {}),
         });
+        const { capabilities } = pageContext(request);
+        const labelOf = await actorLabels(database, {
+          actors: page.entries.map((entry) => entry.actor),
+          capabilities,
+        });
         return sendPage(request, reply, {
           title: 'Audit log',
           body: auditTemplate.render({
             entries: page.entries.map((entry) => ({
               entry,
-              metadata: JSON.stringify(entry.metadata),
+              actor: labelOf(entry.actor),
+              targetHref: targetHref(entry.target, capabilities),
+              details: detailEntries(entry.metadata),
             })),
             action,
             actor,
             next: page.nextCursor ? link({ action, actor, cursor: page.nextCursor }) : null,
             first: cursor ? link({ action, actor }) : null,
             when,
+            shortId,
           }),
         });
       }),

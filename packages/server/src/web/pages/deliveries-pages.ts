@@ -5,10 +5,19 @@ import {
   type DeliveryInfo,
   deliveryStates,
 } from '../../delivery/deliveries.js';
+import { deliveryAsSent } from '../../delivery/delivery-detail.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
+import { findDeliveryContent } from '../../stores/delivery-list-store.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
+import {
+  answerStart,
+  type DeliveryStatus,
+  deliveryStatus,
+  deliveryStatusPartial,
+  prettyJson,
+} from './delivery-status.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
@@ -19,17 +28,26 @@ import {
   when,
   withPageErrors,
 } from './page-helpers.js';
+import { idPartial } from './readable-partials.js';
+import { shortId } from './short-id.js';
 import type { WebPage } from './web-page.js';
 import { eventKindsText } from './webhook-endpoints-templates.js';
+
+// The endpoint of a delivery (data: `delivery`, `it.urlOf`): its URL as text (a stored value is
+// never an href), linked to our page about it.
+const endpointPartial = `<% const url = it.urlOf(delivery.endpointId); %><a href="/webhook-endpoints/<%= encodeURIComponent(delivery.endpointId) %>"><% if (url) { %><span class="url"><%= url %></span><% } else { %><code><%= it.shortId(delivery.endpointId) %></code><% } %></a>`;
 
 const listTemplate = defineTemplate<{
   deliveries: DeliveryInfo[];
   endpoints: { id: string; url: string }[];
+  urlOf: (endpointId: string) => string | undefined;
+  statusOf: (delivery: DeliveryInfo) => DeliveryStatus;
   states: readonly string[];
   filters: { endpoint: string; state: string };
   paging: Paging;
   csrfToken: string;
   when: (iso: string | null | undefined) => string;
+  shortId: (id: string) => string;
 }>(`
 <h1>Deliveries</h1>
 <p>Each webhook sent to each endpoint, newest first, with its attempts.</p>
@@ -55,10 +73,10 @@ ${listTable({
   label: 'Deliveries',
   row: 'delivery',
   columns: ['Delivery', 'Event', 'Endpoint', 'State', 'Attempts', 'Last result', 'Created'],
-  cells: `<td><a href="/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
-<td><%= delivery.event %></td>
-<td><code><%= delivery.endpointId %></code></td>
-<td><%= delivery.state %></td>
+  cells: `<td>${idPartial('delivery.id', { href: "'/deliveries/' + encodeURIComponent(delivery.id)" })}</td>
+<td><code class="action"><%= delivery.event %></code></td>
+<td>${endpointPartial}</td>
+<td><% const status = it.statusOf(delivery); %>${deliveryStatusPartial}</td>
 <td><%= delivery.attempts %></td>
 <td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
 <td><%= it.when(delivery.createdAt) %></td>`,
@@ -86,37 +104,68 @@ ${csrfPartial}
 
 const deliveryTemplate = defineTemplate<{
   delivery: DeliveryInfo;
+  status: DeliveryStatus;
+  endpointUrl: string | undefined;
+  body: string;
+  headers: [string, string][];
   attempts: DeliveryAttemptInfo[];
   csrfToken: string;
   when: (iso: string | null | undefined) => string;
+  shortId: (id: string) => string;
+  answerStart: (answer: string | null) => string;
 }>(`
 <p><a href="/deliveries">Deliveries</a></p>
-<h1>Delivery <%= it.delivery.id %></h1>
+<h1>Delivery of <span class="action"><%= it.delivery.event %></span></h1>
+<% const delivery = it.delivery; const status = it.status; %>
 <dl class="facts">
-<dt>Event</dt><dd><%= it.delivery.event %> <code><%= it.delivery.eventId %></code></dd>
-<dt>Endpoint</dt><dd><code><%= it.delivery.endpointId %></code></dd>
-<dt>State</dt><dd><%= it.delivery.state %></dd>
-<dt>Next attempt</dt><dd><%= it.delivery.state === 'pending' ? it.when(it.delivery.nextAttemptAt) : '—' %></dd>
-<dt>Delivered</dt><dd><%= it.when(it.delivery.deliveredAt) %></dd>
+<dt>Delivery</dt><dd>${idPartial('delivery.id')}</dd>
+<dt>Event</dt><dd><code class="action"><%= delivery.event %></code> ${idPartial('delivery.eventId')}</dd>
+<dt>Endpoint</dt><dd><% const url = it.endpointUrl; %><a href="/webhook-endpoints/<%= encodeURIComponent(delivery.endpointId) %>"><% if (url) { %><span class="url"><%= url %></span><% } else { %><code><%= it.shortId(delivery.endpointId) %></code><% } %></a></dd>
+<dt>State</dt><dd>${deliveryStatusPartial}</dd>
+<dt>Attempts</dt><dd><%= delivery.attempts %></dd>
+<dt>Next attempt</dt><dd><%= delivery.state === 'pending' ? it.when(delivery.nextAttemptAt) : '—' %></dd>
+<dt>Delivered</dt><dd><%= it.when(delivery.deliveredAt) %></dd>
 </dl>
-<form method="post" action="/deliveries/<%= encodeURIComponent(it.delivery.id) %>/retry">
+<% if (delivery.state === 'delivered') { %>
+<form method="post" action="/deliveries/<%= encodeURIComponent(delivery.id) %>/retry" class="stacked">
+${csrfPartial}
+<label class="check"><input type="checkbox" name="confirm" value="yes" required> It arrived: send it again anyway, with the same id</label>
+<button type="submit" class="secondary">Send again</button>
+</form>
+<% } else { %>
+<form method="post" action="/deliveries/<%= encodeURIComponent(delivery.id) %>/retry">
 ${csrfPartial}
 <button type="submit">Retry now</button>
 </form>
+<% } %>
+<h2>Body sent</h2>
+<pre><%= it.body %></pre>
+<h2>Headers sent</h2>
+<p class="muted">As the last attempt sent them (or the next will); signatures are shown as [redacted].</p>
+${listTable({
+  rows: 'headers',
+  row: '[name, value]',
+  label: 'Headers sent',
+  columns: ['Name', 'Value'],
+  cells: '<td><code class="action"><%= name %></code></td><td><code><%= value %></code></td>',
+  empty: 'No headers.',
+})}
 <h2>Attempts</h2>
 ${listTable({
   rows: 'attempts',
   row: 'attempt',
   label: 'Attempts',
-  columns: ['Time', 'Status code', 'Duration', 'Error', 'Response (first 4 KiB)'],
-  cells: `<td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= attempt.responseBody %></pre><% } %></td>`,
+  columns: ['Time', 'Status code', 'Duration', 'Error', 'Answer (start)'],
+  cells: `<td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= it.answerStart(attempt.responseBody) %></pre><% } %></td>`,
   empty: 'No attempt yet: the delivery worker sends it shortly.',
 })}
 `);
 
 /**
- * @internal The Deliveries pages (webhooks.manage): filter by endpoint and state, a delivery's
- * attempts, **Retry now**: the delivery store, as `followup-server deliveries …` uses it.
+ * @internal The Deliveries pages (webhooks.manage): filter by endpoint and state; a delivery's
+ * body and headers as sent (signatures redacted) and its attempts; **Retry now** for one not
+ * delivered, **Send again** (confirmed by a box) for one delivered: the delivery store, as
+ * `followup-server deliveries …` and `POST /api/deliveries/{id}/retry` (with `force`) use it.
  */
 export const deliveriesPages: WebPage =
   ({ database, clock, newId }) =>
@@ -139,31 +188,47 @@ export const deliveriesPages: WebPage =
           ...(filters.endpoint ? { endpointId: filters.endpoint } : {}),
           ...(filters.state ? { state: filters.state } : {}),
         });
+        const known = (await endpoints.list()).map(({ id, url }) => ({ id, url }));
+        const urls = new Map(known.map((endpoint) => [endpoint.id, endpoint.url]));
         return sendPage(request, reply, {
           title: 'Deliveries',
           body: listTemplate.render({
             deliveries: list,
-            endpoints: (await endpoints.list()).map(({ id, url }) => ({ id, url })),
+            endpoints: known,
+            urlOf: (endpointId) => urls.get(endpointId),
+            statusOf: deliveryStatus,
             states: deliveryStates,
             filters,
             paging: page.paging(list.length),
             csrfToken: pageContext(request).csrfToken,
             when,
+            shortId,
           }),
         });
       }),
     );
 
     app.get<{ Params: { id: string } }>('/deliveries/:id', guard, async (request, reply) => {
-      const delivery = await deliveries.get(request.params.id);
-      if (!delivery) return sendNotFoundPage(request, reply, '/deliveries');
+      const [delivery, content] = await Promise.all([
+        deliveries.get(request.params.id),
+        findDeliveryContent(database, request.params.id),
+      ]);
+      if (!delivery || !content) return sendNotFoundPage(request, reply, '/deliveries');
+      // What was sent, as GET /api/deliveries/{id} shows it: the signatures redacted.
+      const sent = deliveryAsSent(delivery, content, clock.now());
       return sendPage(request, reply, {
-        title: `Delivery ${delivery.id}`,
+        title: `Delivery ${shortId(delivery.id)}`,
         body: deliveryTemplate.render({
           delivery,
+          status: deliveryStatus(delivery),
+          endpointUrl: (await endpoints.get(delivery.endpointId))?.url,
+          body: prettyJson(sent.body),
+          headers: Object.entries(sent.headers),
           attempts: await deliveries.attempts(delivery.id),
           csrfToken: pageContext(request).csrfToken,
           when,
+          shortId,
+          answerStart,
         }),
       });
     });
@@ -190,7 +255,22 @@ export const deliveriesPages: WebPage =
     app.post<{ Params: { id: string } }>('/deliveries/:id/retry', guard, async (request, reply) => {
       const back = `/deliveries/${encodeURIComponent(request.params.id)}`;
       return withPageErrors(request, reply, back, async () => {
-        await deliveries.retry(request.params.id, actorOf(request));
+        // A delivered one is sent again only when the form's box says so (Send again).
+        const confirmed = textField(request.body, 'confirm', 10) === 'yes';
+        try {
+          await deliveries.retry(request.params.id, actorOf(request), {
+            exceptDelivered: !confirmed,
+          });
+        } catch (error) {
+          if (FollowUpServerError.isInstance(error) && error.code === 'delivery_delivered') {
+            throw new FollowUpServerError({
+              code: 'conflict',
+              message:
+                'This delivery arrived already. To send it again, tick the box by Send again on its page.',
+            });
+          }
+          throw error;
+        }
         return reply.redirect(back, 303);
       });
     });

@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createDeliveryStore, deliveryStates } from '../../delivery/deliveries.js';
 import { deliverableEvents } from '../../delivery/event-list.js';
 import { sendTestEvent } from '../../delivery/test-event.js';
+import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
 import { createPortalLink } from '../../portal/portal-links.js';
+import type { Queryable } from '../../storage/database.js';
+import { findLatestAuditEntry } from '../../stores/audit-store.js';
+import { countEndpointAttempts } from '../../stores/endpoint-attempt-stats-store.js';
 import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
+import { deliveryStatus } from './delivery-status.js';
 import { endpointStatus } from './endpoint-status.js';
 import { listPage } from './list-page.js';
 import {
@@ -18,9 +24,12 @@ import {
   wholeTextField,
   withPageErrors,
 } from './page-helpers.js';
+import { shortId } from './short-id.js';
+import { timeAgo } from './time-ago.js';
 import type { WebPage } from './web-page.js';
 import {
   detailTemplate,
+  eventNames,
   listTemplate,
   newTemplate,
   type PortalLinkFlash,
@@ -35,6 +44,27 @@ function backTo(request: FastifyRequest<{ Params: { id: string } }>): string {
     ? `/webhook-endpoints/${encodeURIComponent(request.params.id)}`
     : '/webhook-endpoints';
 }
+
+/**
+ * The state of an endpoint's signing secret in words. Only while a rotation's overlap runs is
+ * the rotation looked up (its audit entry, newest first, so found at once): then the previous
+ * secret still signs, which is what a receiver needs to know.
+ */
+async function rotationText(
+  database: Queryable,
+  endpoint: WebhookEndpointInfo,
+  now: number,
+): Promise<string> {
+  if (!endpoint.previousSecretUntil) return 'One secret signs: no rotation is under way.';
+  const rotation = await findLatestAuditEntry(database, {
+    action: 'endpoint.secret_rotated',
+    target: { type: 'webhook_endpoint', id: endpoint.id },
+  });
+  const rotated = rotation ? `Rotated ${timeAgo(rotation.occurredAt, now)}` : 'Rotated';
+  return `${rotated}; the previous secret also signs until ${when(endpoint.previousSecretUntil)}.`;
+}
+
+const DAY_MS = 86_400_000;
 
 function eventsField(body: unknown): string[] | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -59,6 +89,7 @@ export const webhookEndpointsPages: WebPage =
       newId,
       addressPolicy: { allowPrivate: allowPrivateEndpoints },
     });
+    const deliveries = createDeliveryStore({ database, clock, newId });
 
     app.get('/webhook-endpoints', guard, async (request, reply) => {
       const page = listPage(request.query, '/webhook-endpoints');
@@ -74,6 +105,7 @@ export const webhookEndpointsPages: WebPage =
           csrfToken: pageContext(request).csrfToken,
           back: 'list',
           statusOf: endpointStatus,
+          eventNames,
           paging: page.paging(shown.length),
           when,
         }),
@@ -96,20 +128,49 @@ export const webhookEndpointsPages: WebPage =
     app.get<{ Params: { id: string } }>('/webhook-endpoints/:id', guard, async (request, reply) => {
       const endpoint = await endpoints.get(request.params.id);
       if (!endpoint) return sendNotFoundPage(request, reply, '/webhook-endpoints');
-      const flash = await recallFlash(request, reply, { database, clock });
-      return sendPage(request, reply, {
-        title: `Endpoint ${endpoint.id}`,
-        body: detailTemplate.render({
-          endpoint,
-          status: endpointStatus(endpoint),
-          secret:
-            flash?.kind === 'signing-secret' && flash.endpointId === endpoint.id
-              ? (flash as unknown as SecretFlash)
-              : undefined,
-          csrfToken: pageContext(request).csrfToken,
-          back: 'detail',
-          when,
-        }),
+      const path = `/webhook-endpoints/${encodeURIComponent(endpoint.id)}`;
+      return withPageErrors(request, reply, path, async () => {
+        const state = textField(request.query, 'state', 20);
+        const page = listPage(request.query, path, { state });
+        const now = clock.now();
+        const [list, success, rotation] = await Promise.all([
+          deliveries.list({
+            endpointId: endpoint.id,
+            limit: page.limit,
+            offset: page.offset,
+            newestFirst: true,
+            ...(state ? { state } : {}),
+          }),
+          countEndpointAttempts(database, {
+            endpointId: endpoint.id,
+            since: new Date(now - DAY_MS),
+          }),
+          rotationText(database, endpoint, now),
+        ]);
+        const flash = await recallFlash(request, reply, { database, clock });
+        return sendPage(request, reply, {
+          title: `Endpoint ${endpoint.id}`,
+          body: detailTemplate.render({
+            endpoint,
+            status: endpointStatus(endpoint),
+            secret:
+              flash?.kind === 'signing-secret' && flash.endpointId === endpoint.id
+                ? (flash as unknown as SecretFlash)
+                : undefined,
+            rotation,
+            success,
+            deliveries: list,
+            deliveryStatusOf: deliveryStatus,
+            states: deliveryStates,
+            state,
+            paging: page.paging(list.length),
+            csrfToken: pageContext(request).csrfToken,
+            back: 'detail',
+            when,
+            shortId,
+            eventNames,
+          }),
+        });
       });
     });
 

@@ -1,9 +1,13 @@
+import type { DeliveryInfo } from '../../delivery/deliveries.js';
 import { deliverableEvents } from '../../delivery/event-list.js';
 import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
+import { ALL_EVENTS } from '../../stores/webhook-endpoint-store.js';
 import { defineTemplate } from '../templates.js';
+import { type DeliveryStatus, deliveryStatusPartial } from './delivery-status.js';
 import type { EndpointStatus, endpointStatus } from './endpoint-status.js';
 import { listTable, type Paging, pagingPartial } from './list-page.js';
 import { csrfPartial } from './page-helpers.js';
+import { idPartial } from './readable-partials.js';
 
 // The templates of the Webhook endpoints pages (`webhook-endpoints-pages.ts`).
 
@@ -20,6 +24,14 @@ export interface SecretFlash {
  * source: each kind in `<code>`; kinds are lower-case words and dots, nothing to escape).
  */
 export const eventKindsText = deliverableEvents.map((kind) => `<code>${kind}</code>`).join(', ');
+
+/**
+ * @internal The events an endpoint takes, by name: `All events` for the wildcard (`*`, every
+ * kind, those of later releases too), otherwise the kinds, comma-separated.
+ */
+export function eventNames(events: readonly string[]): string {
+  return events.includes(ALL_EVENTS) ? 'All events' : events.join(', ');
+}
 
 // The one-time secret after Add endpoint or Rotate secret (data: `it.secret`).
 const secretPartial = `<% if (it.secret) { %>
@@ -96,6 +108,7 @@ export const listTemplate = defineTemplate<{
   csrfToken: string;
   back: 'list';
   statusOf: typeof endpointStatus;
+  eventNames: typeof eventNames;
   paging: Paging;
   when: (iso: string | null | undefined) => string;
 }>(`
@@ -110,7 +123,7 @@ ${listTable({
   row: 'endpoint',
   columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
   cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
-<td><%= endpoint.events.join(', ') %></td>
+<td><%= it.eventNames(endpoint.events) %></td>
 <td><% const status = it.statusOf(endpoint); %>${statusPartial}<% if (status.summary) { %><br><span class="muted"><%= status.summary %></span><% } %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
 <td><%= it.when(endpoint.createdAt) %></td>
 <td>
@@ -120,26 +133,43 @@ ${actionsPartial}</td>`,
 ${pagingPartial}
 `);
 
-/** @internal One endpoint's page. */
+/** @internal How an endpoint's attempts went over the last 24 hours, for its page. */
+export interface EndpointSuccess {
+  attempts: number;
+  succeeded: number;
+}
+
+/** @internal One endpoint's page: its facts, its actions, and its deliveries. */
 export const detailTemplate = defineTemplate<{
   endpoint: WebhookEndpointInfo;
   status: EndpointStatus;
   secret: SecretFlash | undefined;
+  rotation: string;
+  success: EndpointSuccess;
+  deliveries: DeliveryInfo[];
+  deliveryStatusOf: (delivery: DeliveryInfo) => DeliveryStatus;
+  states: readonly string[];
+  state: string;
+  paging: Paging;
   csrfToken: string;
   back: 'detail';
   when: (iso: string | null | undefined) => string;
+  shortId: (id: string) => string;
+  eventNames: typeof eventNames;
 }>(`
 <p><a href="/webhook-endpoints">Webhook endpoints</a></p>
-<h1>Endpoint <%= it.endpoint.id %></h1>
+<h1>Endpoint <span class="id" title="<%= it.endpoint.id %>"><%= it.shortId(it.endpoint.id) %></span></h1>
 ${secretPartial}
 <% const status = it.status; %>
 <% if (status.detail && status.tone !== 'ok') { %><p class="notice <%= status.tone === 'danger' ? 'error' : 'warning' %>"><strong><%= status.label %>.</strong> <%= status.detail %></p><% } %>
 <dl class="facts">
 <dt>URL</dt><dd><span class="url"><%= it.endpoint.url %></span></dd>
+<dt>Id</dt><dd>${idPartial('it.endpoint.id')}</dd>
 <dt>State</dt><dd>${statusPartial}</dd>
+<dt>Success rate</dt><dd><% if (it.success.attempts === 0) { %>No attempt in the last 24 hours.<% } else { %><span class="rate"><%= Math.floor((it.success.succeeded / it.success.attempts) * 1000) / 10 %> %</span> of <%= it.success.attempts %> attempt<%= it.success.attempts === 1 ? '' : 's' %> in the last 24 hours succeeded (<%= it.success.succeeded %>).<% } %></dd>
 <dt>Failing since</dt><dd><%= it.when(it.endpoint.failingSince) %></dd>
-<dt>Events</dt><dd><%= it.endpoint.events.join(', ') %></dd>
-<dt>Previous secret signs until</dt><dd><%= it.when(it.endpoint.previousSecretUntil) %></dd>
+<dt>Events</dt><dd><%= it.eventNames(it.endpoint.events) %></dd>
+<dt>Signing secret</dt><dd><%= it.rotation %></dd>
 <dt>Created</dt><dd><%= it.when(it.endpoint.createdAt) %></dd>
 <dt>Updated</dt><dd><%= it.when(it.endpoint.updatedAt) %></dd>
 </dl>
@@ -148,6 +178,32 @@ ${secretPartial}
 <div class="actions">
 ${actionsPartial}
 </div>
+<h2 id="deliveries">Deliveries</h2>
+<form method="get" action="/webhook-endpoints/<%= encodeURIComponent(it.endpoint.id) %>#deliveries" class="filters">
+<label for="state">State
+<select id="state" name="state">
+<option value="">Any</option>
+<% for (const state of it.states) { %><option value="<%= state %>"<%= state === it.state ? ' selected' : '' %>><%= state %></option>
+<% } %>
+</select>
+</label>
+<button type="submit">Filter</button>
+</form>
+${listTable({
+  rows: 'deliveries',
+  label: 'Deliveries of this endpoint',
+  row: 'delivery',
+  columns: ['Delivery', 'Event', 'State', 'Attempts', 'Last result', 'Created'],
+  cells: `<td>${idPartial('delivery.id', { href: "'/deliveries/' + encodeURIComponent(delivery.id)" })}</td>
+<td><code class="action"><%= delivery.event %></code></td>
+<td><% const status = it.deliveryStatusOf(delivery); %>${deliveryStatusPartial}</td>
+<td><%= delivery.attempts %></td>
+<td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
+<td><%= it.when(delivery.createdAt) %></td>`,
+  empty:
+    "<%= it.state ? 'No delivery of this endpoint is in this state. Choose Any to see them all.' : 'No deliveries yet: each event of the kinds it takes makes one. Send a test event to see one.' %>",
+})}
+${pagingPartial}
 `);
 
 /** @internal The confirmation of **Remove**. */
