@@ -28,7 +28,7 @@ export function idPartial(expression: string, options: { href?: string } = {}): 
  * their kind alone. Needs `it.shortId`.
  */
 export function actorPartial(expression: string): string {
-  return `<% { const actor = ${expression}; %><span class="actor"><% if (actor.id) { %><% if (actor.href) { %><a href="<%= actor.href %>"><%= actor.name ?? it.shortId(actor.id) %></a><% } else { %><%= actor.name ?? it.shortId(actor.id) %><% } %> <span class="muted kind">(<%= actor.kind %>)</span><% } else { %><%= actor.kind %><% } %></span><% } %>`;
+  return `<% { const shownActor = ${expression}; %><span class="actor"><% if (shownActor.id) { %><% if (shownActor.href) { %><a href="<%= shownActor.href %>"><%= shownActor.name ?? it.shortId(shownActor.id) %></a><% } else { %><%= shownActor.name ?? it.shortId(shownActor.id) %><% } %> <span class="muted kind">(<%= shownActor.kind %>)</span><% } else { %><%= shownActor.kind %><% } %></span><% } %>`;
 }
 
 /**
@@ -36,7 +36,7 @@ export function actorPartial(expression: string): string {
  * when there are none.
  */
 export function detailsPartial(expression: string): string {
-  return `<% { const details = ${expression}; %><% if (details.length === 0) { %>—<% } else { %><dl class="details"><% for (const [key, text] of details) { %><dt><%= key %></dt><dd><%= text %></dd><% } %></dl><% } %><% } %>`;
+  return `<% { const detailList = ${expression}; %><% if (detailList.length === 0) { %>—<% } else { %><dl class="details"><% for (const [key, text] of detailList) { %><dt><%= key %></dt><dd><%= text %></dd><% } %></dl><% } %><% } %>`;
 }
 
 /**
