@@ -137,6 +137,10 @@ dl.details { display: grid; grid-template-columns: max-content minmax(0, 1fr); g
 dl.details dt { font-weight: 600; }
 dl.details dd { margin: 0; overflow-wrap: anywhere; }
 .rate { font-size: 1.25rem; font-weight: 700; }
+/* A body as sent: lines kept whole, scrolled sideways (by keyboard too) rather than broken. */
+pre.scroll { white-space: pre; overflow-wrap: normal; overflow-x: auto; }
+pre.scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+dl.headers dd code { overflow-wrap: anywhere; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

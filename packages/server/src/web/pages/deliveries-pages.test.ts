@@ -61,16 +61,14 @@ describe('Deliveries pages: readable', () => {
     );
     const browser = await consoleBrowser(server(), 'ADMIN');
     const page = (await browser.get(`/deliveries/${delivery.id}`)).body;
-    const body = /<h2>Body sent<\/h2>\s*<pre>([\s\S]*?)<\/pre>/.exec(page)?.[1] ?? '';
+    const body = /<h2>Body sent<\/h2>\s*<pre[^>]*>([\s\S]*?)<\/pre>/.exec(page)?.[1] ?? '';
     const sent = JSON.parse(body.replaceAll('&quot;', '"'));
     expect(sent).toMatchObject({ data: { firstName: 'Ada', lastName: 'Lovelace' } });
     expect(body).toMatch(/^\{\n {2}&quot;/);
     const headers = Object.fromEntries(
-      [
-        ...page.matchAll(
-          /<td><code class="action">([^<]+)<\/code><\/td><td><code>([^<]*)<\/code><\/td>/g,
-        ),
-      ].map((match) => [match[1], match[2]]),
+      [...page.matchAll(/<dt><code>([^<]+)<\/code><\/dt><dd><code>([^<]*)<\/code><\/dd>/g)].map(
+        (match) => [match[1], match[2]],
+      ),
     );
     expect(headers).toMatchObject({
       'X-Service-Signature': '[redacted]',

@@ -139,17 +139,12 @@ ${csrfPartial}
 </form>
 <% } %>
 <h2>Body sent</h2>
-<pre><%= it.body %></pre>
+<pre class="scroll" role="region" aria-label="Body sent" tabindex="0"><%= it.body %></pre>
 <h2>Headers sent</h2>
 <p class="muted">As the last attempt sent them (or the next will); signatures are shown as [redacted].</p>
-${listTable({
-  rows: 'headers',
-  row: '[name, value]',
-  label: 'Headers sent',
-  columns: ['Name', 'Value'],
-  cells: '<td><code class="action"><%= name %></code></td><td><code><%= value %></code></td>',
-  empty: 'No headers.',
-})}
+<dl class="facts headers">
+<% for (const [name, value] of it.headers) { %><dt><code><%= name %></code></dt><dd><code><%= value %></code></dd>
+<% } %></dl>
 <h2>Attempts</h2>
 ${listTable({
   rows: 'attempts',

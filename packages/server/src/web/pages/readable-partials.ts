@@ -41,16 +41,18 @@ export function detailsPartial(expression: string): string {
 
 /**
  * @internal An object's fields as `[key, text]` pairs for {@link detailsPartial}: a string as
- * it is, anything else (a number, a list, an object) as JSON; `null` and missing values as a
- * dash.
+ * it is, a list of strings and numbers comma-separated, anything else (a number, an object) as
+ * JSON; `null` and missing values as a dash.
  */
 export function detailEntries(details: Record<string, unknown>): [string, string][] {
-  return Object.entries(details).map(([key, value]) => [
-    key,
-    typeof value === 'string'
-      ? value
-      : value === null || value === undefined
-        ? '—'
-        : JSON.stringify(value),
-  ]);
+  return Object.entries(details).map(([key, value]) => [key, detailText(value)]);
+}
+
+function detailText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '—';
+  const plainList =
+    Array.isArray(value) &&
+    value.every((item) => typeof item === 'string' || typeof item === 'number');
+  return plainList ? value.join(', ') : JSON.stringify(value);
 }
