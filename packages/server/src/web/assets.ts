@@ -91,10 +91,12 @@ label { min-width: 0; max-width: 100%; grid-template-columns: minmax(0, 1fr); }
 }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 4px; border: 1px solid;
   font-size: .875rem; font-weight: 600; white-space: nowrap; }
-.badge.ok { color: #116329; border-color: #116329; background: #eefbf1; }
-.badge.warning { color: #5c3c00; border-color: #8a5a00; background: #fff8e5; }
-.badge.danger { color: var(--danger); border-color: var(--danger); background: #fff5f5; }
-.badge.off { color: var(--muted); border-color: var(--muted); background: var(--soft); }
+/* Tints, not opaque colours (the same on white): a badge at the edge of a table that scrolls
+   lets its scroll shadow show through. */
+.badge.ok { color: #116329; border-color: #116329; background: rgb(17 99 41 / .07); }
+.badge.warning { color: #5c3c00; border-color: #8a5a00; background: rgb(255 184 0 / .1); }
+.badge.danger { color: var(--danger); border-color: var(--danger); background: rgb(164 22 26 / .04); }
+.badge.off { color: var(--muted); border-color: var(--muted); background: rgb(77 85 97 / .06); }
 .actions { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; }
 /* The overview's charts (src/web/pages/hourly-chart.ts): each tone is at least 3:1 against the
    page, and every series but the first carries a white pattern, so colour is never the only cue. */
@@ -141,6 +143,9 @@ dl.details dd { margin: 0; overflow-wrap: anywhere; }
 pre.scroll { white-space: pre; overflow-wrap: normal; overflow-x: auto; }
 pre.scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 dl.headers dd code { overflow-wrap: anywhere; }
+/* An endpoint's URL in a table cell: wide enough to read in lines of some length (the table
+   scrolls sideways on a narrow screen) rather than a few characters a line. */
+td a .url, td > .url { display: inline-block; min-width: 14rem; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the
