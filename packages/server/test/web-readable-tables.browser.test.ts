@@ -23,7 +23,7 @@ import {
 
 // The elements that must never break across lines, and those broken: an inline element that
 // wraps has more than one box.
-const brokenWords = `(() => [...document.querySelectorAll('main .id, main .action, main .badge, main .kind')]
+const brokenWords = `(() => [...document.querySelectorAll('main .id, main .action, main .badge, main .kind, main .when')]
   .filter((element) => element.getClientRects().length > 1)
   .map((element) => element.textContent))()`;
 

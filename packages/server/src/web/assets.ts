@@ -129,7 +129,7 @@ ul.attention { padding-left: 1.25rem; }
 ul.attention li { margin: .25rem 0; }
 /* Readable tables: an id (shortened, with its copy button), an action name and a state badge
    never break inside; a URL may, anywhere, as it has no words to keep. */
-.id, .action { white-space: nowrap; }
+.id, .action, .when { white-space: nowrap; }
 td .id code, dd .id code, td code.action { overflow-wrap: normal; }
 button.copy { font-size: .8rem; padding: 0 .4rem; margin-left: .3rem; background: var(--bg);
   color: var(--accent); vertical-align: baseline; }

@@ -45,7 +45,7 @@ ${listTable({
   label: 'Audit entries',
   row: '{ entry, actor, targetHref, details }',
   columns: ['When', 'Action', 'Actor', 'Target', 'Details'],
-  cells: `<td><%= it.when(entry.occurredAt) %></td>
+  cells: `<td><span class="when"><%= it.when(entry.occurredAt) %></span></td>
 <td><code class="action"><%= entry.action %></code></td>
 <td>${actorPartial('actor')}</td>
 <td><%= entry.target.type.replaceAll('_', ' ') %> ${idPartial('entry.target.id', { href: 'targetHref' })}</td>

@@ -79,7 +79,7 @@ ${listTable({
 <td><% const status = it.statusOf(delivery); %>${deliveryStatusPartial}</td>
 <td><%= delivery.attempts %></td>
 <td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
-<td><%= it.when(delivery.createdAt) %></td>`,
+<td><span class="when"><%= it.when(delivery.createdAt) %></span></td>`,
   empty: `<% if (it.filters.endpoint || it.filters.state) { %>No delivery matches these filters.<% } else { %>No deliveries yet. Add a webhook endpoint; each event then makes one delivery to every endpoint that takes its kind (${eventKindsText}).<% } %>`,
 })}
 ${pagingPartial}
@@ -151,7 +151,7 @@ ${listTable({
   row: 'attempt',
   label: 'Attempts',
   columns: ['Time', 'Status code', 'Duration', 'Error', 'Answer (start)'],
-  cells: `<td><%= it.when(attempt.startedAt) %></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= it.answerStart(attempt.responseBody) %></pre><% } %></td>`,
+  cells: `<td><span class="when"><%= it.when(attempt.startedAt) %></span></td><td><%= attempt.status ?? '—' %></td><td><%= attempt.durationMs %> ms</td><td><%= attempt.error ?? '' %></td><td><% if (attempt.responseBody) { %><pre><%= it.answerStart(attempt.responseBody) %></pre><% } %></td>`,
   empty: 'No attempt yet: the delivery worker sends it shortly.',
 })}
 `);

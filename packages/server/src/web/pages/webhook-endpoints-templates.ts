@@ -199,7 +199,7 @@ ${listTable({
 <td><% const status = it.deliveryStatusOf(delivery); %>${deliveryStatusPartial}</td>
 <td><%= delivery.attempts %></td>
 <td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
-<td><%= it.when(delivery.createdAt) %></td>`,
+<td><span class="when"><%= it.when(delivery.createdAt) %></span></td>`,
   empty:
     "<%= it.state ? 'No delivery of this endpoint is in this state. Choose Any to see them all.' : 'No deliveries yet: each event of the kinds it takes makes one. Send a test event to see one.' %>",
 })}
