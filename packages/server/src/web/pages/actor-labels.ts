@@ -24,6 +24,7 @@ const kindWords: Record<AuditActor['type'], string> = {
   service_account: 'service account',
   operator: 'operator',
   system: 'system',
+  portal: 'subscriber portal',
 };
 
 /**
@@ -46,6 +47,9 @@ export async function actorLabels(
   const names = new Map(rows.map((row) => [`${row.kind}:${row.id}`, row.name]));
   return (actor) => {
     const kind = kindWords[actor.type] ?? actor.type;
+    // A portal actor is a subscriber, named by its key; it has no page of its own.
+    if (actor.type === 'portal')
+      return { kind, name: actor.subscriber ?? null, id: null, href: null };
     if (!actor.id) return { kind, name: null, id: null, href: null };
     const entries = `/audit-log?actor=${encodeURIComponent(actor.id)}`;
     const href =

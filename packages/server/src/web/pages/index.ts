@@ -2,6 +2,7 @@ import { auditLogPage } from './audit-log-page.js';
 import { deliveriesPages } from './deliveries-pages.js';
 import { ehrReceiptsPages } from './ehr-receipts-pages.js';
 import { overviewPage } from './overview-page.js';
+import { portalLinkForm } from './portal-link-form.js';
 import { serviceAccountsPages } from './service-accounts-pages.js';
 import { usersPages } from './users-pages.js';
 import type { WebPage } from './web-page.js';
@@ -16,6 +17,7 @@ export const webPages: readonly WebPage[] = [
   serviceAccountsPages,
   usersPages,
   webhookEndpointsPages,
+  portalLinkForm,
   deliveriesPages,
   ehrReceiptsPages,
   auditLogPage,

@@ -5,11 +5,10 @@ import { sendTestEvent } from '../../delivery/test-event.js';
 import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
-import { createPortalLink } from '../../portal/portal-links.js';
 import type { Queryable } from '../../storage/database.js';
 import { findLatestAuditEntry } from '../../stores/audit-store.js';
 import { countEndpointAttempts } from '../../stores/endpoint-attempt-stats-store.js';
-import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
+import { pageContext, sendPage } from '../page-context.js';
 import { deliveryStatus } from './delivery-status.js';
 import { endpointStatus } from './endpoint-status.js';
 import { listPage } from './list-page.js';
@@ -209,30 +208,6 @@ export const webhookEndpointsPages: WebPage =
       );
       return reply.redirect('/webhook-endpoints', 303);
     });
-
-    // The subscriber portal's link, shown once on the list (the same action as the API's).
-    app.post('/webhook-endpoints/portal-link', guard, async (request, reply) =>
-      withPageErrors(request, reply, '/webhook-endpoints', async () => {
-        const minutes = textField(request.body, 'expiresInMinutes', 10);
-        const subscriber = textField(request.body, 'subscriber', 100);
-        const link = await createPortalLink(database, {
-          subscriber,
-          expiresInMinutes:
-            minutes === '' ? undefined : /^\d{1,4}$/.test(minutes) ? Number(minutes) : Number.NaN,
-          publicUrl: publicUrlOf(request, publicUrl),
-          actor: actorOf(request),
-          clock,
-          newId,
-        });
-        await rememberFlash(
-          request,
-          reply,
-          { database, clock, newId },
-          { kind: 'portal-link', subscriber, url: link.url, expiresAt: link.expiresAt },
-        );
-        return reply.redirect('/webhook-endpoints', 303);
-      }),
-    );
 
     app.post<{ Params: { id: string } }>(
       '/webhook-endpoints/:id/rotate-secret',
