@@ -28,6 +28,7 @@ const tables = [
   'idempotency_keys',
   'messages',
   'outbox_events',
+  'outbox_trace_contexts',
   'portal_links',
   'portal_sessions',
   'schema_migrations',

@@ -28,8 +28,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** The tables a backlog fills: the plan must read them by an index, and only what it returns. */
-const BACKLOG_TABLES = new Set(['deliveries', 'outbox_events']);
+/**
+ * The tables a backlog fills (the trace contexts too, when traces are on): the plan must read
+ * them by an index, and only what it returns.
+ */
+const BACKLOG_TABLES = new Set(['deliveries', 'outbox_events', 'outbox_trace_contexts']);
 
 /**
  * How a plan reads the backlog's tables, in plan order: each read's index and the conditions that
@@ -100,8 +103,9 @@ async function planOf(
 }
 
 /**
- * Adds `count` pending events, numbered from `from`, each with a pending delivery due now to one
- * of the endpoints in turn: one statement, so that 100,000 cost about a second.
+ * Adds `count` pending events, numbered from `from`, each with the trace context a server with
+ * traces on keeps and a pending delivery due now to one of the endpoints in turn: one statement,
+ * so that 100,000 cost about a second.
  */
 async function addBacklog(database: Queryable, from: number, count: number): Promise<void> {
   await database.query(
@@ -110,7 +114,12 @@ async function addBacklog(database: Queryable, from: number, count: number): Pro
          FROM generate_series($3::int, $3::int + $4::int - 1) AS n),
      events AS (
        INSERT INTO outbox_events (id, event, data, created_at, fan_out_to)
-       SELECT 'evt_backlog_' || n, 'contact.created', '{}', $1, ARRAY[endpoint_id] FROM added)
+       SELECT 'evt_backlog_' || n, 'contact.created', '{}', $1, ARRAY[endpoint_id] FROM added),
+     trace_contexts AS (
+       INSERT INTO outbox_trace_contexts (event_id, traceparent)
+       SELECT 'evt_backlog_' || n,
+              '00-' || lpad(to_hex(n + 1), 32, '0') || '-' || lpad(to_hex(n + 1), 16, '0') || '-01'
+         FROM added)
      INSERT INTO deliveries (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at)
      SELECT 'dlv_backlog_' || n, 'evt_backlog_' || n, endpoint_id, 'pending', 0, $1, $1
        FROM added`,
@@ -168,7 +177,9 @@ describe('the plans of delivery under a backlog', () => {
       pending = size;
       // Autovacuum analyzes a table after 1,000 rows changed (migration 27), not before.
       if (testDriver === 'postgres' && size > 0) {
-        await database().query('ANALYZE webhook_endpoints, deliveries, outbox_events');
+        await database().query(
+          'ANALYZE webhook_endpoints, deliveries, outbox_events, outbox_trace_contexts',
+        );
       }
       // One connection for the session settings and the prepared statement.
       await database().transaction(async (transaction) => {
@@ -194,6 +205,12 @@ describe('the plans of delivery under a backlog', () => {
       });
       expect({ statement, reads: tenThousand }).toEqual({ statement, reads: empty });
       expect({ statement, reads: hundredThousand }).toEqual({ statement, reads: empty });
+    }
+    // The claim reads each claimed event's trace context by its key, whatever their number.
+    for (const plan of ['custom', 'generic']) {
+      expect(plans.get(`claim, ${plan} plan`)?.[0]).toContain(
+        'outbox_trace_contexts by outbox_trace_contexts_pkey where (event_id = ev.id)',
+      );
     }
   });
 });

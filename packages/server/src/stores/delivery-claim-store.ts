@@ -14,7 +14,10 @@ export interface ClaimedRow {
   event_created_at: string;
   data: Record<string, unknown>;
   previous_attributes: Record<string, unknown> | null;
-  /** The `traceparent` of the request that wrote the event, if traces were on then. */
+  /**
+   * The `traceparent` of the request that wrote the event, if traces were on then (from
+   * `outbox_trace_contexts`).
+   */
   trace_context: string | null;
   /** The body the delivery carries, decided when it was queued (migration 30). */
   payload: 'full' | 'thin';
@@ -115,7 +118,10 @@ export const CLAIM_DUE_DELIVERIES = `WITH budget AS (
       WHERE d.id = chosen.id AND ev.id = d.event_id
      RETURNING d.id, d.endpoint_id, d.attempts, d.lease_until, ev.event, ev.id AS event_id,
                ev.created_at AS event_created_at, ev.data, ev.previous_attributes,
-               ev.trace_context, d.payload, chosen.url,
+               -- By primary key, one row or none (migration 32): its event's trace context.
+               (SELECT t.traceparent FROM outbox_trace_contexts AS t
+                 WHERE t.event_id = ev.id) AS trace_context,
+               d.payload, chosen.url,
                chosen.secret, chosen.previous_secret, chosen.previous_secret_until,
                chosen.timeout_seconds, chosen.headers`;
 

@@ -1,9 +1,18 @@
+import { TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
+import { withActiveSpan } from '../../test/support/recorded-spans.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../ids.js';
-import { recordOutboxEvent } from './outbox-store.js';
+import { pruneDispatchedEvents, recordOutboxEvent } from './outbox-store.js';
+
+/** The span of a request with traces on, as the request's hooks make it active. */
+const REQUEST_SPAN = {
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  traceFlags: TraceFlags.SAMPLED,
+};
 
 describe('recordOutboxEvent', () => {
   const database = useTestDatabase();
@@ -66,6 +75,29 @@ describe('recordOutboxEvent', () => {
     expect(await pending('contact.created')).toBe(true);
   });
 
+  it("keeps the active span's traceparent beside the event, and nothing without a span", async () => {
+    const record = () =>
+      recordOutboxEvent(
+        database(),
+        { event: 'contact.created', data: { id: newId('con') } },
+        { clock, newId },
+      );
+    const traced = await withActiveSpan(REQUEST_SPAN, record);
+    // Traces off: no span is active, and no row is written.
+    const untraced = await record();
+    const { rows } = await database().query(
+      `SELECT e.id, t.traceparent FROM outbox_events AS e
+         LEFT JOIN outbox_trace_contexts AS t ON t.event_id = e.id ORDER BY e.seq`,
+    );
+    expect(rows).toEqual([
+      { id: traced.id, traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+      { id: untraced.id, traceparent: null },
+    ]);
+    expect((await database().query('SELECT event_id FROM outbox_trace_contexts')).rows).toEqual([
+      { event_id: traced.id },
+    ]);
+  });
+
   it('is rolled back with the transaction it was written in', async () => {
     await expect(
       database().transaction(async (transaction) => {
@@ -78,5 +110,27 @@ describe('recordOutboxEvent', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect((await database().query('SELECT id FROM outbox_events')).rows).toEqual([]);
+  });
+});
+
+describe('pruneDispatchedEvents', () => {
+  const database = useTestDatabase();
+  const clock = manualClock('2026-03-01T09:00:00.000Z');
+  const newId = createIdGenerator({ now: () => clock.now() });
+
+  it('deletes a dispatched event with the trace context it kept', async () => {
+    // No endpoint takes it: written dispatched.
+    const event = await withActiveSpan(REQUEST_SPAN, () =>
+      recordOutboxEvent(
+        database(),
+        { event: 'contact.created', data: { id: 'con_3' } },
+        { clock, newId },
+      ),
+    );
+    const kept = await database().query('SELECT event_id FROM outbox_trace_contexts');
+    expect(kept.rows).toEqual([{ event_id: event.id }]);
+    expect(await pruneDispatchedEvents(database(), new Date('2026-03-01T09:00:00.001Z'))).toBe(1);
+    expect((await database().query('SELECT id FROM outbox_events')).rows).toEqual([]);
+    expect((await database().query('SELECT event_id FROM outbox_trace_contexts')).rows).toEqual([]);
   });
 });

@@ -73,14 +73,16 @@ export async function recordOutboxEvent(
  * dispatched. The endpoints that take it (`endpointsTakingEvent`) are read as the row is written
  * and recorded in it, the one decision the fan-out carries out: an endpoint committed later
  * receives the events written after it, and one disabled later still receives those written
- * before, once it is enabled again. No notification is sent in the statement (see
- * `createOutboxAnnouncer`). Its values go to `parameters`.
+ * before, once it is enabled again. With a span active (traces on), a second common table expression keeps
+ * its `traceparent` in `outbox_trace_contexts`, and `traced` is true: the part's text is one of
+ * two, which a caller that keeps the text of its statement keeps apart. No notification is sent
+ * in the statement (see `createOutboxAnnouncer`). Its values go to `parameters`.
  */
 export function outboxEventPart(
   event: NewOutboxEvent,
   dependencies: { clock: Clock; newId: IdGenerator },
   parameters: SqlParameters,
-): SqlPart & { event: OutboxEvent } {
+): SqlPart & { event: OutboxEvent; traced: boolean } {
   const parameter = parameters.add;
   const id = dependencies.newId('evt');
   // An ISO string, as the parameter too: `pg` turns a Date into text the slow way.
@@ -97,10 +99,17 @@ export function outboxEventPart(
       event.previousAttributes === undefined ? null : JSON.stringify(event.previousAttributes),
     )}::jsonb`,
     `${at}::timestamptz`,
-    // The writing request's span, for the attempts' spans to join its trace (NULL when traces
-    // are off): see the server README, "Traces".
-    `${parameter(activeTraceparent() ?? null)}::text`,
   ];
+  // The writing request's span, for the attempts' spans to join its trace (none when traces are
+  // off): see the server README, "Traces". In a table of its own, not a column of the event,
+  // which would make the planner read a small outbox whole (migration 32).
+  const traceparent = activeTraceparent();
+  const traceContext =
+    traceparent === undefined
+      ? ''
+      : `, outbox_trace_context AS (
+       INSERT INTO outbox_trace_contexts (event_id, traceparent)
+       SELECT id, ${parameter(traceparent)}::text FROM outbox_event)`;
   return {
     event: {
       id,
@@ -116,14 +125,14 @@ export function outboxEventPart(
     // has nothing to do for it, and the route need not wake the workers (`pending` is false).
     ctes: `outbox_event AS (
        INSERT INTO outbox_events
-              (id, event, data, previous_attributes, created_at, trace_context,
-               fan_out_to, dispatched_at)
+              (id, event, data, previous_attributes, created_at, fan_out_to, dispatched_at)
        SELECT ${values.join(', ')},
               CASE WHEN cardinality(takers.ids) > 0 THEN takers.ids END,
               CASE WHEN cardinality(takers.ids) = 0 THEN ${at}::timestamptz END
          FROM (SELECT ${endpointsTakingEvent(kind, at, data)} AS ids) AS takers
-       RETURNING id, dispatched_at IS NULL AS pending)`,
+       RETURNING id, dispatched_at IS NULL AS pending)${traceContext}`,
     select: 'SELECT pending FROM outbox_event',
+    traced: traceparent !== undefined,
   };
 }
 

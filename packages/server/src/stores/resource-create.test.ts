@@ -1,6 +1,8 @@
+import { TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
+import { withActiveSpan } from '../../test/support/recorded-spans.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
 import { contactTable } from './contact-store.js';
@@ -116,6 +118,39 @@ describe('createRecord', () => {
       JSON.stringify(item.steps),
     );
     expect(await stored(String(item.id))).toEqual({ rows: 0, audit: 1, events: 1 });
+  });
+
+  it("keeps each event's trace context, whichever create came first, traced or not", async () => {
+    // A store of its own: the text of its first create, traced or not, is kept from the start.
+    const traced = resourceStore(contactTable({ clock, newId }), { clock, newId });
+    const requestSpan = {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.SAMPLED,
+    };
+    const create = async (lastName: string) =>
+      String(
+        (await traced.createRecord(database(), { actor, body: { firstName: 'Ada', lastName } }))
+          .item.id,
+      );
+    const ids = [
+      await create('Untraced'),
+      await withActiveSpan(requestSpan, () => create('Traced')),
+      await create('Untraced again'),
+      await withActiveSpan(requestSpan, () => create('Traced again')),
+    ];
+    const { rows } = await database().query<{ id: string; traceparent: string | null }>(
+      `SELECT e.data->>'id' AS id, t.traceparent FROM outbox_events AS e
+         LEFT JOIN outbox_trace_contexts AS t ON t.event_id = e.id ORDER BY e.seq`,
+    );
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(rows).toEqual([
+      { id: ids[0], traceparent: null },
+      { id: ids[1], traceparent },
+      { id: ids[2], traceparent: null },
+      { id: ids[3], traceparent },
+    ]);
+    for (const id of ids) expect(await stored(id)).toEqual({ rows: 1, audit: 1, events: 1 });
   });
 
   it("sends one statement per create in the caller's transaction", async () => {

@@ -101,9 +101,10 @@ export function resourceCreate(
   // one round trip instead of up to three (the insert, the entry, the event). The event's data is
   // made from the values sent before the statement runs, which is what the row reads back (see
   // `insertOf`). Its text depends on this resource alone (the parts number their placeholders in
-  // order), so the first one made is kept and sent again: the storage layer finds its prepared
-  // statement by text, and a string it has seen before is found without hashing 2 KB anew.
-  let createText: string | undefined;
+  // order), and on whether its event keeps a trace context (see outboxEventPart), so the first
+  // one made of each is kept and sent again: the storage layer finds its prepared statement by
+  // text, and a string it has seen before is found without hashing 2 KB anew.
+  const createTexts: { traced?: string; untraced?: string } = {};
   async function insertCreated(
     queryable: Queryable,
     actor: AuditActor,
@@ -114,6 +115,7 @@ export function resourceCreate(
     // The audit entry's and the event's inserts run whether or not the final SELECT reads them.
     const ctes = [`inserted AS (${insertStatement})`];
     let pendingColumn = '';
+    let text: 'traced' | 'untraced' = 'untraced';
     if (table.audited.created) {
       ctes.push(auditEntryPart(auditEntryOf(actor, id, fields), { clock, newId }, parameters).ctes);
     }
@@ -126,8 +128,12 @@ export function resourceCreate(
       ctes.push(event.ctes);
       // Whether an endpoint takes the event (see outboxEventPart), to wake the workers.
       pendingColumn = `, (${event.select}) AS event_pending`;
+      if (event.traced) text = 'traced';
     }
-    createText ??= `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
+    const createText =
+      createTexts[text] ??
+      `WITH ${ctes.join(', ')} SELECT inserted.*${pendingColumn} FROM inserted`;
+    createTexts[text] = createText;
     const { rows } = await queryable.query<Record<string, unknown>>(createText, parameters.values);
     const row = rows[0] as Record<string, unknown>;
     return { item: toItem(row), pending: row.event_pending === true, fields };

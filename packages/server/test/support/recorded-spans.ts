@@ -1,5 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Context, type ContextManager, context, ROOT_CONTEXT } from '@opentelemetry/api';
+import {
+  type Context,
+  type ContextManager,
+  context,
+  ROOT_CONTEXT,
+  type SpanContext,
+  trace,
+} from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -50,4 +57,20 @@ export function registerAsyncContext(): () => void {
   };
   context.setGlobalContextManager(manager);
   return () => context.disable();
+}
+
+/**
+ * Runs `work` with a span of `spanContext` active, as a request's span is while its handler runs
+ * (what `activeTraceparent` reads), under {@link registerAsyncContext}'s manager until it ends.
+ */
+export async function withActiveSpan<T>(
+  spanContext: SpanContext,
+  work: () => Promise<T>,
+): Promise<T> {
+  const unregister = registerAsyncContext();
+  try {
+    return await context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), work);
+  } finally {
+    unregister();
+  }
 }
