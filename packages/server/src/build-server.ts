@@ -54,9 +54,10 @@ import { createAccountStore } from './tokens/account-store.js';
 import { createTokenCache } from './tokens/token-cache.js';
 import { createSessionStore } from './users/sessions.js';
 import { createSignInThrottle } from './users/sign-in-throttle.js';
+import { consoleFallback } from './web/console-fallback.js';
 import { webPages } from './web/pages/index.js';
 import { portalPages } from './web/portal/portal-pages.js';
-import { webApp } from './web/web-app.js';
+import { consoleSecurityHeaders, webApp } from './web/web-app.js';
 import { installWebSessions } from './web/web-sessions.js';
 
 /** The largest request body accepted: 1 MiB. Larger bodies get 413 `payload_too_large`. */
@@ -160,7 +161,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   if (logger !== false) installRequestLogging(app);
   const { metrics } = options;
   if (metrics) installRequestMetrics(app, metrics);
-  installProblemHandling(app);
+  // An unknown console URL asked for by a browser gets the console's 404 or 405 page (see
+  // src/web/console-fallback.ts); the fallback needs the sessions, made below.
+  installProblemHandling(app, {
+    notFoundPage: (request, reply) => notFoundPage(request, reply),
+  });
   installOpenApi(app, { publicOrigin: publicUrl });
   // Verified tokens are remembered briefly; every change to tokens empties it (see the README).
   const tokenCache = createTokenCache({ database, clock });
@@ -178,6 +183,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     ...(options.sessions ? { policy: options.sessions } : {}),
   });
   installWebSessions(app);
+  const notFoundPage = consoleFallback({ app, sessions, securityHeaders: consoleSecurityHeaders });
   const authFailures = installAddressLimits(app, {
     clock,
     requests: options.addressRateLimit ?? DEFAULT_ADDRESS_RATE_LIMIT,

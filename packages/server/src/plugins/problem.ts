@@ -166,12 +166,29 @@ export function sendProblem(
     .send(problem.extensions ? { ...problem.extensions, ...body } : body);
 }
 
+/** @internal Options of {@link installProblemHandling}. */
+export interface ProblemHandlingOptions {
+  /**
+   * Answers an unknown route with a page instead, when the request is a person's (the web
+   * console's 404 and 405 pages, `src/web/console-fallback.ts`); `undefined` leaves it to
+   * problem+json.
+   */
+  notFoundPage?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<FastifyReply> | undefined;
+}
+
 /**
- * @internal Answers every error and every unknown route with problem+json. Server faults (5xx)
- * are logged once more, with their stack; a client error's code is on its request's line (at
- * `info`), and has a line of its own at `debug` only.
+ * @internal Answers every error and every unknown route with problem+json (an unknown route may
+ * be answered with a page instead: `notFoundPage`). Server faults (5xx) are logged once more,
+ * with their stack; a client error's code is on its request's line (at `info`), and has a line
+ * of its own at `debug` only.
  */
-export function installProblemHandling(app: FastifyInstance): void {
+export function installProblemHandling(
+  app: FastifyInstance,
+  options: ProblemHandlingOptions = {},
+): void {
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
     // An unreachable database is logged once when it goes and once when it returns
@@ -185,14 +202,16 @@ export function installProblemHandling(app: FastifyInstance): void {
     else request.log.debug({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new ProblemError({
-        code: 'not_found',
-        detail: 'No route matches this method and path.',
-      }),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      options.notFoundPage?.(request, reply) ??
+      sendProblem(
+        request,
+        reply,
+        new ProblemError({
+          code: 'not_found',
+          detail: 'No route matches this method and path.',
+        }),
+      ),
   );
 }

@@ -40,6 +40,38 @@ export interface WebAppOptions {
   onSignInAttempt?: ((outcome: 'success' | 'failure' | 'throttled') => void) | undefined;
 }
 
+// The Content-Security-Policy of every page: nothing but our own scripts, styles and images.
+const contentSecurityDirectives = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"],
+} as const;
+
+/**
+ * @internal The security headers of a console page answered outside the web application's
+ * context (the 404 and 405 pages of `console-fallback.ts`, from the root's not-found handler):
+ * the same policy as helmet sends on every other page, written from the same directives.
+ */
+export const consoleSecurityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': Object.entries(contentSecurityDirectives)
+    .map(
+      ([name, sources]) =>
+        `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${sources.join(' ')}`,
+    )
+    .join(';'),
+  'Referrer-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
 // Form bodies are small: a sign-in, a name, a label. Larger ones are refused with 413.
 const formBodyLimit = 16 * 1024;
 
@@ -64,16 +96,7 @@ export function webApp(options: WebAppOptions): FastifyPluginAsync {
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
-          defaultSrc: ["'none'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          fontSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'none'"],
-          objectSrc: ["'none'"],
+          ...contentSecurityDirectives,
         },
       },
       // Sign-in links carry a secret in their path: never send it to another origin. Not
