@@ -43,6 +43,7 @@ button.secondary { background: var(--bg); color: var(--accent); }
 button.danger { background: var(--danger); border-color: var(--danger); }
 .notice { padding: .75rem 1rem; border-radius: 4px; border: 1px solid var(--line);
   background: var(--soft); margin: 1rem 0; }
+.notice.success { border-color: #116329; color: #116329; background: #eefbf1; }
 .notice.error { border-color: var(--danger); color: var(--danger); background: #fff5f5; }
 .notice.warning { border-color: #8a5a00; color: #5c3c00; background: #fff8e5; }
 .secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all;
@@ -146,6 +147,23 @@ dl.headers dd code { overflow-wrap: anywhere; }
 /* An endpoint's URL in a table cell: wide enough to read in lines of some length (the table
    scrolls sideways on a narrow screen) rather than a few characters a line. */
 td a .url, td > .url { display: inline-block; min-width: 14rem; }
+/* A row's actions: the primary one in sight, the rest in a <details> menu that opens in the flow
+   of the cell (a table scrolling sideways would clip a menu floating over it). */
+.row-actions { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .4rem; }
+.row-actions form.inline { margin: 0; }
+.row-menu > summary { cursor: pointer; padding: .45rem .9rem; border: 1px solid var(--accent);
+  border-radius: 4px; color: var(--accent); white-space: nowrap; }
+.row-menu > summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.row-menu-items { display: grid; justify-items: start; gap: .4rem; margin-top: .4rem; }
+.row-menu-items form.inline { margin: 0; }
+button, .button { white-space: nowrap; }
+/* A destructive action that leads to its confirm page; the confirm page's button is .danger. */
+button.danger-outline { background: var(--bg); color: var(--danger); border-color: var(--danger); }
+/* Issue token: "Custom number of days" shows only once chosen. A browser without :has(), or
+   without this stylesheet, simply shows the field, which is then still usable. */
+.expiry, .custom-days { display: grid; gap: .75rem; }
+.custom-days { gap: .25rem; }
+.expiry:has(option[value="custom"]:not(:checked)) .custom-days { display: none; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the
@@ -166,6 +184,13 @@ document.addEventListener('click', (event) => {
 });
 `;
 
+// The icon of every page (an "F" on the accent colour), as SVG: one small file for every size.
+const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+<rect width="32" height="32" rx="7" fill="#0b5cad"/>
+<path d="M11 7h12v4.5h-7.5v3.5h6.5v4.5h-6.5V25H11z" fill="#ffffff"/>
+</svg>
+`;
+
 interface Asset {
   path: string;
   contentType: string;
@@ -179,16 +204,17 @@ function fingerprinted(name: string, extension: string, contentType: string, bod
 
 const css = fingerprinted('app', 'css', 'text/css; charset=utf-8', stylesheet);
 const js = fingerprinted('app', 'js', 'text/javascript; charset=utf-8', script);
+const svgIcon = fingerprinted('icon', 'svg', 'image/svg+xml', icon);
 
 /** The fingerprinted paths of the web application's assets, for the layout. */
-export const assetPaths = { css: css.path, js: js.path } as const;
+export const assetPaths = { css: css.path, js: js.path, icon: svgIcon.path } as const;
 
 /**
  * @internal Serves the assets under `/assets/<name>.<hash>.<ext>`: a new content is a new URL,
- * so each may be cached for a year.
+ * so each may be cached for a year; and `/favicon.ico`, a redirect to the SVG icon.
  */
 export function registerAssetRoutes(app: FastifyInstance): void {
-  for (const asset of [css, js]) {
+  for (const asset of [css, js, svgIcon]) {
     app.get(asset.path, { schema: { hide: true } }, async (_request, reply) =>
       reply
         .header('Content-Type', asset.contentType)
@@ -196,4 +222,10 @@ export function registerAssetRoutes(app: FastifyInstance): void {
         .send(asset.body),
     );
   }
+  // Browsers, feed readers and bookmarking tools ask for /favicon.ico whatever the page links
+  // to: send them to the SVG icon rather than a 404. Not permanent: the icon's URL changes with
+  // its content.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect(svgIcon.path, 302),
+  );
 }

@@ -7,6 +7,11 @@ export interface LayoutData {
   title: string;
   /** The page's own HTML, rendered by its template (escaped there). */
   body: string;
+  /**
+   * A success message about the change just made ("Token revoked."), shown once above the
+   * page's content in a `role="status"` region.
+   */
+  notice?: string | undefined;
   /** The path of the page, to mark its navigation link as current. */
   currentPath: string;
   /** Signed in: who, their navigation and the CSRF token of the Sign out form. */
@@ -28,6 +33,7 @@ export const layoutTemplate = defineTemplate<
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><%= it.title %> · FollowUp</title>
+<link rel="icon" href="<%= it.assets.icon %>" type="image/svg+xml">
 <link rel="stylesheet" href="<%= it.assets.css %>">
 <script src="<%= it.assets.js %>" defer></script>
 <% if (it.signedIn) { %><meta name="csrf-token" content="<%= it.signedIn.csrfToken %>">
@@ -54,7 +60,8 @@ export const layoutTemplate = defineTemplate<
 <% } %>
 </header>
 <main id="main">
-<%~ it.body %>
+<% if (it.notice) { %><p class="notice success" role="status"><%= it.notice %></p>
+<% } %><%~ it.body %>
 </main>
 </body>
 </html>

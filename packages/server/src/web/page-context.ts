@@ -53,6 +53,8 @@ export interface SendPageOptions {
   body: string;
   /** HTTP status; default 200. */
   status?: number;
+  /** A success message about the change just made, kept by the action that made it (the one-time flash). */
+  notice?: string | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export function sendPage(
   const html = renderDocument({
     title: options.title,
     body: options.body,
+    notice: options.notice,
     currentPath: request.url.split('?')[0] ?? '/',
     ...(context
       ? {

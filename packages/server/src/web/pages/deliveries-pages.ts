@@ -23,6 +23,8 @@ import {
   actorOf,
   csrfPartial,
   pageRoute,
+  recallNotice,
+  rememberNotice,
   sendNotFoundPage,
   textField,
   when,
@@ -187,6 +189,7 @@ export const deliveriesPages: WebPage =
         const urls = new Map(known.map((endpoint) => [endpoint.id, endpoint.url]));
         return sendPage(request, reply, {
           title: 'Deliveries',
+          notice: await recallNotice(request, reply, { database, clock }),
           body: listTemplate.render({
             deliveries: list,
             endpoints: known,
@@ -213,6 +216,7 @@ export const deliveriesPages: WebPage =
       const sent = deliveryAsSent(delivery, content, clock.now());
       return sendPage(request, reply, {
         title: `Delivery ${shortId(delivery.id)}`,
+        notice: await recallNotice(request, reply, { database, clock }),
         body: deliveryTemplate.render({
           delivery,
           status: deliveryStatus(delivery),
@@ -242,7 +246,17 @@ export const deliveriesPages: WebPage =
         }
         // A time without a zone is read as UTC, as the form says.
         const zoned = /T/.test(since) && !/(Z|[+-]\d{2}:\d{2})$/.test(since) ? `${since}Z` : since;
-        await deliveries.recover({ endpointId, since: new Date(zoned) }, actorOf(request));
+        const recovered = await deliveries.recover(
+          { endpointId, since: new Date(zoned) },
+          actorOf(request),
+        );
+        const count = recovered.length;
+        await rememberNotice(
+          request,
+          reply,
+          { database, clock, newId },
+          `${count} ${count === 1 ? 'delivery' : 'deliveries'} queued to be sent again.`,
+        );
         return reply.redirect(`/deliveries?endpoint=${encodeURIComponent(endpointId)}`, 303);
       }),
     );
@@ -266,6 +280,12 @@ export const deliveriesPages: WebPage =
           }
           throw error;
         }
+        await rememberNotice(
+          request,
+          reply,
+          { database, clock, newId },
+          `Delivery ${request.params.id} queued to be sent again now.`,
+        );
         return reply.redirect(back, 303);
       });
     });

@@ -151,3 +151,33 @@ export async function recallFlash(
     ? (payload as Record<string, unknown>)
     : undefined;
 }
+
+/**
+ * @internal The success message a flash carries (`notice`), if any: every change that answers
+ * with a redirect keeps one, beside its one-time secret when it has one.
+ */
+export function noticeOf(flash: Record<string, unknown> | undefined): string | undefined {
+  return typeof flash?.notice === 'string' ? flash.notice : undefined;
+}
+
+/**
+ * @internal Keeps a success message ("Token revoked.") for the page the browser is sent to next,
+ * which shows it once (see {@link recallNotice}).
+ */
+export async function rememberNotice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: { database: Queryable; clock: Clock; newId: IdGenerator },
+  notice: string,
+): Promise<void> {
+  await rememberFlash(request, reply, dependencies, { notice });
+}
+
+/** @internal Takes the success message kept for this page, if any (a reload shows nothing). */
+export async function recallNotice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: { database: Queryable; clock: Clock },
+): Promise<string | undefined> {
+  return noticeOf(await recallFlash(request, reply, dependencies));
+}

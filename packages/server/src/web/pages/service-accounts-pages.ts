@@ -4,12 +4,15 @@ import { ProblemError } from '../../problem-error.js';
 import { type Role, roles } from '../../tokens/role.js';
 import { MAX_ROLL_GRACE_SECONDS } from '../../tokens/token-limits.js';
 import { pageContext, sendPage } from '../page-context.js';
+import { sendConfirmPage } from './confirm-page.js';
 import { listPage } from './list-page.js';
 import {
   actorOf,
+  noticeOf,
   pageRoute,
   recallFlash,
   rememberFlash,
+  rememberNotice,
   sendNotFoundPage,
   textField,
   when,
@@ -17,6 +20,7 @@ import {
 } from './page-helpers.js';
 import {
   accountTemplate,
+  DEFAULT_TOKEN_EXPIRY,
   listTemplate,
   MAX_CUSTOM_EXPIRY_DAYS,
   newTemplate,
@@ -65,6 +69,7 @@ export const serviceAccountsPages: WebPage =
       reply: FastifyReply,
       accountId: string,
       issued: { id: string; token: string; expiresAt: string | null },
+      notice: string,
     ) => {
       await rememberFlash(
         request,
@@ -76,6 +81,7 @@ export const serviceAccountsPages: WebPage =
           id: issued.id,
           token: issued.token,
           expiresAt: issued.expiresAt,
+          notice,
         },
       );
       return reply.redirect(accountPath(accountId), 303);
@@ -108,6 +114,12 @@ export const serviceAccountsPages: WebPage =
         const role = textField(request.body, 'role', 10) as Role;
         if (!roles.includes(role)) throw invalidInput(`Role: one of ${roles.join(', ')}.`);
         const account = await accounts.createAccount({ name, role, actor: actorOf(request) });
+        await rememberNotice(
+          request,
+          reply,
+          { database, clock, newId },
+          `Service account ${account.name} created. Issue it a token below.`,
+        );
         return reply.redirect(accountPath(account.id), 303);
       }),
     );
@@ -122,12 +134,14 @@ export const serviceAccountsPages: WebPage =
           : undefined;
       return sendPage(request, reply, {
         title: account.name,
+        notice: noticeOf(flash),
         body: accountTemplate.render({
           account,
           tokens: await accounts.listTokens(account.id),
           issued,
           csrfToken: pageContext(request).csrfToken,
           choices: tokenExpiryChoices,
+          defaultChoice: DEFAULT_TOKEN_EXPIRY,
           maxDays: MAX_CUSTOM_EXPIRY_DAYS,
           when,
         }),
@@ -148,7 +162,13 @@ export const serviceAccountsPages: WebPage =
             ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
             ...(label === '' ? {} : { label }),
           });
-          return showTokenOnce(request, reply, request.params.id, issued);
+          return showTokenOnce(
+            request,
+            reply,
+            request.params.id,
+            issued,
+            `Token ${issued.id} issued.`,
+          );
         });
       },
     );
@@ -193,6 +213,12 @@ export const serviceAccountsPages: WebPage =
           const token = await tokenOfAccount(request.params);
           if (!token) return sendNotFoundPage(request, reply, back);
           await accounts.revokeToken({ tokenId: token.id, actor: actorOf(request) });
+          await rememberNotice(
+            request,
+            reply,
+            { database, clock, newId },
+            `Token ${token.id} revoked: calls with it now fail with 401.`,
+          );
           return reply.redirect(back, 303);
         });
       },
@@ -219,7 +245,32 @@ export const serviceAccountsPages: WebPage =
             graceSeconds,
             actor: actorOf(request),
           });
-          return showTokenOnce(request, reply, request.params.id, issued);
+          return showTokenOnce(
+            request,
+            reply,
+            request.params.id,
+            issued,
+            `Token ${token.id} rolled: ${issued.id} replaces it.`,
+          );
+        });
+      },
+    );
+
+    app.get<{ Params: { id: string } }>(
+      '/service-accounts/:id/disable',
+      guard,
+      async (request, reply) => {
+        const account = await accounts.getAccount(request.params.id);
+        if (!account) return sendNotFoundPage(request, reply, '/service-accounts');
+        const path = accountPath(account.id);
+        return sendConfirmPage(request, reply, {
+          heading: `Disable ${account.name}?`,
+          about: `${account.id} · ${account.role} · created ${when(account.createdAt)}`,
+          warning:
+            'Every token of the account is revoked at once, and it cannot be issued new ones. This cannot be undone.',
+          action: `${path}/disable`,
+          button: 'Disable account',
+          cancel: path,
         });
       },
     );
@@ -230,7 +281,16 @@ export const serviceAccountsPages: WebPage =
       async (request, reply) => {
         const back = accountPath(request.params.id);
         return withPageErrors(request, reply, back, async () => {
-          await accounts.disableAccount({ accountId: request.params.id, actor: actorOf(request) });
+          const { tokensRevoked } = await accounts.disableAccount({
+            accountId: request.params.id,
+            actor: actorOf(request),
+          });
+          await rememberNotice(
+            request,
+            reply,
+            { database, clock, newId },
+            `Account disabled; ${tokensRevoked} token${tokensRevoked === 1 ? '' : 's'} revoked.`,
+          );
           return reply.redirect(back, 303);
         });
       },

@@ -3,11 +3,15 @@ import type { Role } from '../../tokens/role.js';
 import { defineTemplate } from '../templates.js';
 import { listTable, type Paging, pagingPartial } from './list-page.js';
 import { csrfPartial } from './page-helpers.js';
+import { rowMenu } from './row-menu.js';
 
 // The templates of the Service accounts pages (`service-accounts-pages.ts`), and the choices
 // their forms offer.
 
-/** @internal The choices of **Expires in**, and their TTL in seconds (`null`: never). */
+/**
+ * @internal The choices of **Expires in**, and their TTL in seconds (`null`: never). The form
+ * starts on {@link DEFAULT_TOKEN_EXPIRY}: a token that never expires is a choice, not a default.
+ */
 export const tokenExpiryChoices: readonly {
   value: string;
   label: string;
@@ -20,6 +24,9 @@ export const tokenExpiryChoices: readonly {
   { value: '90d', label: '90 days', seconds: 90 * 86_400 },
   { value: 'custom', label: 'Custom number of days', seconds: null },
 ];
+
+/** @internal The choice **Expires in** starts on: 90 days. */
+export const DEFAULT_TOKEN_EXPIRY = '90d';
 
 /** @internal The most days a custom expiry may be: 10 years. */
 export const MAX_CUSTOM_EXPIRY_DAYS = 3_650;
@@ -77,6 +84,7 @@ export const accountTemplate = defineTemplate<{
   issued: { id: string; token: string; expiresAt: string | null } | undefined;
   csrfToken: string;
   choices: typeof tokenExpiryChoices;
+  defaultChoice: string;
   maxDays: number;
   when: (iso: string | null | undefined) => string;
 }>(`
@@ -104,7 +112,13 @@ ${listTable({
 <td><%= token.expiresAt ? it.when(token.expiresAt) : 'never' %></td>
 <td><%= token.lastUsedAt ? it.when(token.lastUsedAt) : 'never' %></td>
 <td><%= token.state %></td>
-<td><% if (token.state === 'active') { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/revoke" class="inline"><button type="submit" class="secondary" aria-label="Revoke <%= token.id %>">Revoke</button></form><% if (!it.account.disabledAt) { %><form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/tokens/<%= encodeURIComponent(token.id) %>/roll" class="inline"><button type="submit" class="secondary" aria-label="Roll <%= token.id %>">Roll</button></form><% } %><% } %></td>`,
+<td><% if (token.state === 'active') { %><% const tokenPath = '/service-accounts/' + encodeURIComponent(it.account.id) + '/tokens/' + encodeURIComponent(token.id); %><div class="row-actions">
+<% if (!it.account.disabledAt) { %><form method="get" action="<%= tokenPath %>/roll" class="inline"><button type="submit" class="secondary" aria-label="Roll <%= token.id %>">Roll</button></form><% } %>
+${rowMenu({
+  label: 'token.id',
+  items: `<form method="get" action="<%= tokenPath %>/revoke" class="inline"><button type="submit" class="danger-outline" aria-label="Revoke <%= token.id %>">Revoke</button></form>`,
+})}
+</div><% } %></td>`,
   empty:
     'This account has no tokens yet. Issue one below and give it to the program that calls the API.',
 })}
@@ -116,23 +130,26 @@ ${csrfPartial}
 <input id="label" name="label" maxlength="100" autocomplete="off" aria-describedby="label-help">
 </label>
 <span id="label-help" class="muted">Optional: what the token is for, such as "ci deploy".</span>
+<div class="expiry">
 <label for="expires">Expires in
 <select id="expires" name="expires">
-<% for (const choice of it.choices) { %><option value="<%= choice.value %>"><%= choice.label %></option>
+<% for (const choice of it.choices) { %><option value="<%= choice.value %>"<%= choice.value === it.defaultChoice ? ' selected' : '' %>><%= choice.label %></option>
 <% } %>
 </select>
 </label>
+<div class="custom-days">
 <label for="days">Custom number of days
 <input id="days" name="days" type="number" min="1" max="<%= it.maxDays %>" inputmode="numeric" aria-describedby="days-help">
 </label>
 <span id="days-help" class="muted">Used when Expires in is "Custom number of days".</span>
+</div>
+</div>
 <button type="submit">Issue</button>
 </form>
 <h2>Disable account</h2>
 <p>Disabling the account revokes every token it holds at once; it cannot get new ones.</p>
-<form method="post" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/disable">
-${csrfPartial}
-<button type="submit" class="danger">Disable account</button>
+<form method="get" action="/service-accounts/<%= encodeURIComponent(it.account.id) %>/disable">
+<button type="submit" class="danger-outline">Disable account</button>
 </form>
 <% } %>
 `);

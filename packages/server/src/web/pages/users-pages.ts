@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Role, roles } from '../../tokens/role.js';
 import {
   changeUserRole,
   disableUser,
+  getUserInfo,
   inviteUser,
   listUsers,
   revokeUserSessions,
@@ -10,17 +11,22 @@ import {
 } from '../../users/user-actions.js';
 import { pageContext, publicUrlOf, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
+import { sendConfirmPage } from './confirm-page.js';
 import { listPage, listTable, type Paging, pagingPartial } from './list-page.js';
 import {
   actorOf,
   csrfPartial,
+  noticeOf,
   pageRoute,
   recallFlash,
   rememberFlash,
+  rememberNotice,
+  sendNotFoundPage,
   textField,
   when,
   withPageErrors,
 } from './page-helpers.js';
+import { rowMenu } from './row-menu.js';
 import type { WebPage } from './web-page.js';
 
 const listTemplate = defineTemplate<{
@@ -55,6 +61,7 @@ ${listTable({
 <td><%= it.when(user.createdAt) %></td>
 <td>
 <% if (user.state !== 'disabled' && user.id !== it.me) { %>
+<div class="row-actions">
 <form method="post" action="/users/<%= encodeURIComponent(user.id) %>/role" class="inline">
 ${csrfPartial}
 <label for="role-<%= user.id %>" class="visually-hidden">Role of <%= user.email %></label>
@@ -62,16 +69,18 @@ ${csrfPartial}
 <% for (const role of it.roles) { %><option value="<%= role %>"<%= role === user.role ? ' selected' : '' %>><%= role %></option>
 <% } %>
 </select>
-<button type="submit" class="secondary">Change role</button>
+<button type="submit" class="secondary" aria-label="Change role of <%= user.email %>">Change role</button>
 </form>
-<form method="post" action="/users/<%= encodeURIComponent(user.id) %>/sessions/revoke" class="inline">
-${csrfPartial}
-<button type="submit" class="secondary" aria-label="Revoke sessions of <%= user.email %>">Revoke sessions</button>
+${rowMenu({
+  label: 'user.email',
+  items: `<form method="get" action="/users/<%= encodeURIComponent(user.id) %>/sessions/revoke" class="inline">
+<button type="submit" class="danger-outline" aria-label="Revoke sessions of <%= user.email %>">Revoke sessions</button>
 </form>
-<form method="post" action="/users/<%= encodeURIComponent(user.id) %>/disable" class="inline">
-${csrfPartial}
-<button type="submit" class="danger" aria-label="Disable <%= user.email %>">Disable</button>
-</form>
+<form method="get" action="/users/<%= encodeURIComponent(user.id) %>/disable" class="inline">
+<button type="submit" class="danger-outline" aria-label="Disable <%= user.email %>">Disable</button>
+</form>`,
+})}
+</div>
 <% } %>
 </td>`,
   empty: 'No users yet. Invite someone: they get a one-time link to choose a password.',
@@ -123,6 +132,7 @@ export const usersPages: WebPage =
       const { csrfToken, user } = pageContext(request);
       return sendPage(request, reply, {
         title: 'Users',
+        notice: noticeOf(flash),
         body: listTemplate.render({
           users,
           me: user.id,
@@ -162,36 +172,74 @@ export const usersPages: WebPage =
             email: invitation.email,
             signInUrl: invitation.signInUrl,
             expiresAt: invitation.expiresAt,
+            notice: `${invitation.email} invited as ${invitation.role}.`,
           },
         );
         return reply.redirect('/users', 303);
       }),
     );
 
+    const done = (request: Parameters<typeof actorOf>[0], reply: FastifyReply, notice: string) =>
+      rememberNotice(request, reply, { database, clock, newId }, notice);
+
     app.post<{ Params: { id: string } }>('/users/:id/role', guard, async (request, reply) =>
       withPageErrors(request, reply, '/users', async () => {
-        await changeUserRole(
+        const user = await changeUserRole(
           context(request),
           request.params.id,
           textField(request.body, 'role', 10),
         );
+        await done(request, reply, `${user.email} is now ${user.role}.`);
         return reply.redirect('/users', 303);
       }),
     );
+
+    // The confirm pages of Revoke sessions and Disable: what happens, and the form that does it.
+    const confirmations = {
+      'sessions/revoke': (user: UserInfo) => ({
+        heading: `Revoke the sessions of ${user.email}?`,
+        warning: `They are signed out everywhere at once (${user.sessions} session${user.sessions === 1 ? '' : 's'}) and must sign in again.`,
+        button: 'Revoke sessions',
+      }),
+      disable: (user: UserInfo) => ({
+        heading: `Disable ${user.email}?`,
+        warning:
+          'They are signed out everywhere and can no longer sign in. This cannot be undone from the web application.',
+        button: 'Disable user',
+      }),
+    } as const;
+    for (const [action, confirmation] of Object.entries(confirmations)) {
+      app.get<{ Params: { id: string } }>(`/users/:id/${action}`, guard, async (request, reply) => {
+        const user = await getUserInfo(database, request.params.id);
+        if (!user) return sendNotFoundPage(request, reply, '/users');
+        return sendConfirmPage(request, reply, {
+          ...confirmation(user),
+          about: `${user.name ? `${user.name} · ` : ''}${user.role} · ${user.state}`,
+          action: `/users/${encodeURIComponent(user.id)}/${action}`,
+          cancel: '/users',
+        });
+      });
+    }
 
     app.post<{ Params: { id: string } }>(
       '/users/:id/sessions/revoke',
       guard,
       async (request, reply) =>
         withPageErrors(request, reply, '/users', async () => {
-          await revokeUserSessions(context(request), request.params.id);
+          const { sessionsEnded } = await revokeUserSessions(context(request), request.params.id);
+          await done(
+            request,
+            reply,
+            `${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'} ended.`,
+          );
           return reply.redirect('/users', 303);
         }),
     );
 
     app.post<{ Params: { id: string } }>('/users/:id/disable', guard, async (request, reply) =>
       withPageErrors(request, reply, '/users', async () => {
-        await disableUser(context(request), request.params.id);
+        const user = await disableUser(context(request), request.params.id);
+        await done(request, reply, `${user.email} disabled.`);
         return reply.redirect('/users', 303);
       }),
     );

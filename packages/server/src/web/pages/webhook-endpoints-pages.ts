@@ -9,14 +9,17 @@ import type { Queryable } from '../../storage/database.js';
 import { findLatestAuditEntry } from '../../stores/audit-store.js';
 import { countEndpointAttempts } from '../../stores/endpoint-attempt-stats-store.js';
 import { pageContext, sendPage } from '../page-context.js';
+import { sendConfirmPage } from './confirm-page.js';
 import { deliveryStatus } from './delivery-status.js';
 import { endpointStatus } from './endpoint-status.js';
 import { listPage } from './list-page.js';
 import {
   actorOf,
+  noticeOf,
   pageRoute,
   recallFlash,
   rememberFlash,
+  rememberNotice,
   sendNotFoundPage,
   textField,
   when,
@@ -96,6 +99,7 @@ export const webhookEndpointsPages: WebPage =
       const flash = await recallFlash(request, reply, { database, clock });
       return sendPage(request, reply, {
         title: 'Webhook endpoints',
+        notice: noticeOf(flash),
         body: listTemplate.render({
           endpoints: shown,
           secret: flash?.kind === 'signing-secret' ? (flash as unknown as SecretFlash) : undefined,
@@ -149,6 +153,7 @@ export const webhookEndpointsPages: WebPage =
         const flash = await recallFlash(request, reply, { database, clock });
         return sendPage(request, reply, {
           title: `Endpoint ${endpoint.id}`,
+          notice: noticeOf(flash),
           body: detailTemplate.render({
             endpoint,
             status: endpointStatus(endpoint),
@@ -204,6 +209,7 @@ export const webhookEndpointsPages: WebPage =
           secret: endpoint.secret,
           rotated: false,
           previousSecretUntil: null,
+          notice: `Endpoint ${endpoint.id} added.`,
         },
       );
       return reply.redirect('/webhook-endpoints', 303);
@@ -229,6 +235,7 @@ export const webhookEndpointsPages: WebPage =
               secret: endpoint.secret,
               rotated: true,
               previousSecretUntil: endpoint.previousSecretUntil,
+              notice: `Secret of ${endpoint.id} rotated.`,
             },
           );
           return reply.redirect(backTo(request), 303);
@@ -246,6 +253,12 @@ export const webhookEndpointsPages: WebPage =
             newId,
             actor: actorOf(request),
           });
+          await rememberNotice(
+            request,
+            reply,
+            { database, clock, newId },
+            `Test event queued for ${request.params.id}.`,
+          );
           return reply.redirect(`/deliveries/${encodeURIComponent(queued.deliveryId)}`, 303);
         }),
     );
@@ -269,17 +282,53 @@ export const webhookEndpointsPages: WebPage =
       async (request, reply) =>
         withPageErrors(request, reply, '/webhook-endpoints', async () => {
           await endpoints.remove(request.params.id, actorOf(request));
+          await rememberNotice(
+            request,
+            reply,
+            { database, clock, newId },
+            `Endpoint ${request.params.id} removed.`,
+          );
           return reply.redirect('/webhook-endpoints', 303);
         }),
     );
 
-    for (const action of ['disable', 'enable'] as const) {
+    app.get<{ Params: { id: string } }>(
+      '/webhook-endpoints/:id/disable',
+      guard,
+      async (request, reply) => {
+        const endpoint = await endpoints.get(request.params.id);
+        if (!endpoint) return sendNotFoundPage(request, reply, '/webhook-endpoints');
+        const path = `/webhook-endpoints/${encodeURIComponent(endpoint.id)}`;
+        const back = textField(request.query, 'back', 10) === 'detail' ? 'detail' : 'list';
+        return sendConfirmPage(request, reply, {
+          heading: `Disable endpoint ${endpoint.id}?`,
+          about: `URL: ${endpoint.url}`,
+          warning:
+            'Nothing more is sent to it until it is enabled again; its deliveries wait, and are sent once it is.',
+          action: `${path}/disable`,
+          button: 'Disable endpoint',
+          cancel: back === 'detail' ? path : '/webhook-endpoints',
+          fields: { back },
+        });
+      },
+    );
+
+    for (const [action, done] of [
+      ['disable', 'disabled'],
+      ['enable', 'enabled'],
+    ] as const) {
       app.post<{ Params: { id: string } }>(
         `/webhook-endpoints/:id/${action}`,
         guard,
         async (request, reply) =>
           withPageErrors(request, reply, backTo(request), async () => {
             await endpoints[action](request.params.id, actorOf(request));
+            await rememberNotice(
+              request,
+              reply,
+              { database, clock, newId },
+              `Endpoint ${request.params.id} ${done}.`,
+            );
             return reply.redirect(backTo(request), 303);
           }),
       );

@@ -8,6 +8,7 @@ import type { EndpointStatus, endpointStatus } from './endpoint-status.js';
 import { listTable, type Paging, pagingPartial } from './list-page.js';
 import { csrfPartial } from './page-helpers.js';
 import { idPartial } from './readable-partials.js';
+import { rowMenu } from './row-menu.js';
 
 // The templates of the Webhook endpoints pages (`webhook-endpoints-pages.ts`).
 
@@ -44,27 +45,37 @@ const secretPartial = `<% if (it.secret) { %>
 <% } %>`;
 
 // What can be done to an endpoint (data: `it.csrfToken`, `endpoint`, and `it.back`: where the
-// forms come back to, `list` or `detail`).
-const actionsPartial = `<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
+// forms come back to, `list` or `detail`): the primary action (Send test event, or Enable once
+// disabled), then the others; Disable and Remove lead to their confirm pages.
+const primaryActionPartial = `<% if (endpoint.state === 'active') { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/test" class="inline">
+${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
+<button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
+</form><% } else { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/enable" class="inline">
+${csrfPartial}
+<input type="hidden" name="back" value="<%= it.back %>">
+<button type="submit" class="secondary" aria-label="Enable <%= endpoint.id %>">Enable</button>
+</form><% } %>`;
+const otherActionsPartial = `<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/rotate-secret" class="inline">
 ${csrfPartial}
 <input type="hidden" name="back" value="<%= it.back %>">
 <button type="submit" class="secondary" aria-label="Rotate secret of <%= endpoint.id %>">Rotate secret</button>
 </form>
-<form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/<%= endpoint.state === 'active' ? 'disable' : 'enable' %>" class="inline">
-${csrfPartial}
+<% if (endpoint.state === 'active') { %><form method="get" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/disable" class="inline">
 <input type="hidden" name="back" value="<%= it.back %>">
-<button type="submit" class="secondary" aria-label="<%= endpoint.state === 'active' ? 'Disable' : 'Enable' %> <%= endpoint.id %>"><%= endpoint.state === 'active' ? 'Disable' : 'Enable' %></button>
-</form>
-<% if (endpoint.state === 'active') { %><form method="post" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/test" class="inline">
-${csrfPartial}
-<input type="hidden" name="back" value="<%= it.back %>">
-<button type="submit" class="secondary" aria-label="Send test event to <%= endpoint.id %>">Send test event</button>
+<button type="submit" class="danger-outline" aria-label="Disable <%= endpoint.id %>">Disable</button>
 </form><% } %>
 <form method="get" action="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>/remove" class="inline">
-<button type="submit" class="secondary" aria-label="Remove <%= endpoint.id %>">Remove</button>
+<button type="submit" class="danger-outline" aria-label="Remove <%= endpoint.id %>">Remove</button>
 </form>
 <a href="/deliveries?endpoint=<%= encodeURIComponent(endpoint.id) %>">Deliveries</a>
 `;
+const actionsPartial = `${primaryActionPartial}
+${otherActionsPartial}`;
+const rowActionsPartial = `<div class="row-actions">
+${primaryActionPartial}
+${rowMenu({ label: 'endpoint.id', items: otherActionsPartial })}
+</div>`;
 
 // The badge of an endpoint's state (data: `status`, an EndpointStatus).
 const statusPartial = `<span class="badge <%= status.tone %>"><%= status.label %></span>`;
@@ -127,7 +138,7 @@ ${listTable({
 <td><% const status = it.statusOf(endpoint); %>${statusPartial}<% if (status.summary) { %><br><span class="muted"><%= status.summary %></span><% } %><% if (endpoint.previousSecretUntil) { %><br><span class="muted">previous secret until <%= it.when(endpoint.previousSecretUntil) %></span><% } %></td>
 <td><%= it.when(endpoint.createdAt) %></td>
 <td>
-${actionsPartial}</td>`,
+${rowActionsPartial}</td>`,
   empty: `No endpoints yet. Add one to receive a signed webhook for each event of the kinds it takes, every kind unless you choose some: ${eventKindsText}.`,
 })}
 ${pagingPartial}
