@@ -108,9 +108,7 @@ describe('the console fallback pages', () => {
     ] as const) {
       const response = await server().app.inject({ method: 'GET', url, headers: { accept } });
       expect(response.statusCode, url).toBe(404);
-      expect(response.headers['content-type'], url).toBe(
-        'application/problem+json; charset=utf-8',
-      );
+      expect(response.headers['content-type'], url).toBe('application/problem+json; charset=utf-8');
       expect(response.json(), url).toMatchObject({ code: 'not_found' });
     }
   });

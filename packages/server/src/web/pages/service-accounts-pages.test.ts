@@ -94,6 +94,21 @@ describe('Service accounts pages', () => {
     );
   });
 
+  it('starts Issue token on 90 days, still offering Never, with the custom days apart', async () => {
+    const { accounts } = server();
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    const account = await accounts.createAccount({ name: 'crm sync', role: 'AGENT' });
+    const page = await browser.get(`/service-accounts/${account.id}`);
+    expect([...page.body.matchAll(/<option value="(\w+)" selected>/g)].map((m) => m[1])).toEqual([
+      '90d',
+    ]);
+    expect(page.body).toContain('<option value="never">Never</option>');
+    // The field the stylesheet hides until "Custom number of days" is chosen.
+    expect(page.body).toMatch(
+      /<div class="custom-days">\s*<label for="days">Custom number of days/,
+    );
+  });
+
   it('issues with a custom number of days, and refuses a bad one with a page, not a 500', async () => {
     const { accounts } = server();
     const account = await accounts.createAccount({ name: 'a', role: 'READONLY' });
