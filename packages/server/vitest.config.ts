@@ -87,6 +87,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
     files: [
       'test/api-docs.browser.test.ts',
       'test/web-browser.test.ts',
+      'test/web-console-chrome.browser.test.ts',
       'test/web-console.browser.test.ts',
       'test/web-keyboard.browser.test.ts',
       'test/web-overview.browser.test.ts',
