@@ -159,6 +159,19 @@ td a .url, td > .url { display: inline-block; min-width: 14rem; }
 button, .button { white-space: nowrap; }
 /* A destructive action that leads to its confirm page; the confirm page's button is .danger. */
 button.danger-outline { background: var(--bg); color: var(--danger); border-color: var(--danger); }
+/* On a narrow screen a table of class "cards" shows each row as a card, each value under its
+   column's heading (data-label), rather than in a column a few characters wide. */
+@media (max-width: 40rem) {
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip-path: inset(50%); }
+  table.cards tr { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem;
+    margin: 0 0 .75rem; }
+  table.cards td { border: 0; padding: .35rem 0; }
+  table.cards td[data-label]::before { content: attr(data-label); display: block;
+    font-size: .875rem; font-weight: 600; color: var(--muted); }
+  table.cards caption { display: block; }
+}
 /* Issue token: "Custom number of days" shows only once chosen. A browser without :has(), or
    without this stylesheet, simply shows the field, which is then still usable. */
 .expiry, .custom-days { display: grid; gap: .75rem; }

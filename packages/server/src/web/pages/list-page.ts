@@ -106,6 +106,27 @@ export interface ListTableOptions {
    * screen (a region a keyboard can reach, and so scroll).
    */
   label: string;
+  /**
+   * `cards`: on a narrow screen (under 40rem) each row becomes a card, each cell under its
+   * column's heading, instead of a table that scrolls sideways: for tables whose rows carry
+   * actions or long values (a URL), which a narrow column would break every few characters.
+   */
+  narrow?: 'scroll' | 'cards';
+}
+
+/**
+ * @internal Gives each `<td` of a row's cells (template source) the heading of its column as
+ * `data-label`, which a card shows above the value; cells that do not match the columns one to
+ * one are left as they are.
+ */
+export function labelCells(cells: string, columns: readonly string[]): string {
+  const count = cells.match(/<td(?=[\s>])/g)?.length ?? 0;
+  if (count !== columns.length) return cells;
+  let index = 0;
+  return cells.replace(/<td(?=[\s>])/g, () => {
+    const label = (columns[index++] ?? '').replace(/<[^>]*>/g, '').replace(/"/g, '&quot;');
+    return `<td data-label="${label}"`;
+  });
 }
 
 /**
@@ -126,17 +147,18 @@ ${table}
  */
 export function listTable(options: ListTableOptions): string {
   const headings = options.columns.map((column) => `<th scope="col">${column}</th>`).join('');
+  const cards = options.narrow === 'cards';
   return `<% if (it.${options.rows}.length === 0) { %>
 <p class="notice">${options.empty}</p>
 <% } else { %>
 ${scrollingTable(
   options.label,
-  `<table>
+  `<table${cards ? ' class="cards"' : ''}>
 ${options.caption ? `${options.caption}\n` : ''}<thead><tr>${headings}</tr></thead>
 <tbody>
 <% for (const ${options.row} of it.${options.rows}) { %>
 <tr>
-${options.cells}
+${cards ? labelCells(options.cells, options.columns) : options.cells}
 </tr>
 <% } %>
 </tbody>

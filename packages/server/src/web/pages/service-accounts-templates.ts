@@ -43,6 +43,7 @@ export const listTemplate = defineTemplate<{
 ${listTable({
   rows: 'accounts',
   label: 'Service accounts',
+  narrow: 'cards',
   row: 'account',
   caption: '<caption class="muted">Oldest first</caption>',
   columns: ['Name', 'Role', 'Active tokens', 'Created', 'State'],
@@ -105,6 +106,7 @@ ${listTable({
   rows: 'tokens',
   row: 'token',
   label: 'Tokens',
+  narrow: 'cards',
   columns: ['Token', 'Label', 'Created', 'Expires', 'Last used', 'State', 'Actions'],
   cells: `<td><code><%= token.id %></code></td>
 <td><%= token.label ?? '' %></td>

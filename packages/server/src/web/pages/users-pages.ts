@@ -52,6 +52,7 @@ const listTemplate = defineTemplate<{
 ${listTable({
   rows: 'users',
   label: 'Users',
+  narrow: 'cards',
   row: 'user',
   columns: ['Name', 'Email', 'Role', 'State', 'Created', 'Actions'],
   cells: `<td><%= user.name %></td>

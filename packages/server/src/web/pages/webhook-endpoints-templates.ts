@@ -131,6 +131,7 @@ ${secretPartial}
 ${listTable({
   rows: 'endpoints',
   label: 'Webhook endpoints',
+  narrow: 'cards',
   row: 'endpoint',
   columns: ['URL', 'Events', 'State', 'Created', 'Actions'],
   cells: `<td><span class="url"><%= endpoint.url %></span><br><a href="/webhook-endpoints/<%= encodeURIComponent(endpoint.id) %>"><code><%= endpoint.id %></code></a></td>
