@@ -119,6 +119,8 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
     expect(await page.content()).not.toContain(token);
     await expect.poll(() => page.locator('table').getByText('ci deploy').count()).toBe(1);
 
+    // Revoke is in the row's menu, and asks first.
+    await page.locator('summary', { hasText: /^More actions for tok_/ }).click();
     await page.getByRole('button', { name: /^Revoke tok_/ }).click();
     await expectAccessible(page, 'revoke-token');
     await page.getByRole('button', { name: 'Revoke token' }).click();
@@ -148,11 +150,13 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
         })()`),
       );
     }
+    expect([...reached].some((control) => /^SUMMARY More actions for tok_/.test(control))).toBe(
+      true,
+    );
     for (const control of [
-      'BUTTON Revoke',
+      'BUTTON Roll',
       'INPUT label',
       'SELECT expires',
-      'INPUT days',
       'BUTTON Issue',
       'BUTTON Disable account',
       'BUTTON Sign out',
@@ -223,6 +227,8 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
       ['add-endpoint', '/webhook-endpoints/new'],
       ['webhook-endpoint', '/webhook-endpoints/we_xss'],
       ['remove-endpoint', '/webhook-endpoints/we_xss/remove'],
+      ['disable-endpoint', '/webhook-endpoints/we_xss/disable'],
+      ['disable-account', `/service-accounts/${account.id}/disable`],
       ['deliveries', '/deliveries'],
       ['delivery', '/deliveries/dlv_xss'],
       ['ehr-receipts', '/ehr-receipts'],

@@ -267,6 +267,12 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       ['ehr-receipt', `/ehr-receipts/${receiptId}`],
       ['audit-log', '/audit-log'],
       ['not-found', '/deliveries/dlv_missing'],
+      ['disable-account', `/service-accounts/${account.id}/disable`],
+      ['disable-user', `/users/${invitation.id}/disable`],
+      ['revoke-sessions', `/users/${invitation.id}/sessions/revoke`],
+      ['disable-endpoint', `/webhook-endpoints/${endpoint.id}/disable`],
+      ['page-not-found', '/service-acounts'],
+      ['method-not-allowed', '/signout'],
     ];
     for (const [name, path] of pages) {
       await page.goto(`${server.origin}${path}`);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineTemplate } from '../templates.js';
 import {
+  labelCells,
   listPage,
   listTable,
   MAX_PAGE_OFFSET,
@@ -96,5 +97,38 @@ describe('list pages', () => {
     );
     expect(table).toContain('<tr>\n<td>&lt;b&gt;Ada&lt;/b&gt;</td>\n</tr>');
     expect(table).toContain('<a href="/people?offset=50">Next page</a>');
+  });
+
+  it('labels each cell of a card table with its column, in order, and nothing else', () => {
+    const template = defineTemplate<{ people: { name: string; role: string }[] }>(
+      listTable({
+        rows: 'people',
+        row: 'person',
+        columns: ['Name', 'Role <abbr>"r"</abbr>'],
+        cells: '<td><%= person.name %></td>\n<td class="muted"><%= person.role %></td>',
+        empty: 'Nobody yet.',
+        label: 'People',
+        narrow: 'cards',
+      }),
+    );
+    const table = template.render({ people: [{ name: 'Ada', role: 'ADMIN' }] });
+    expect(table).toContain('<table class="cards">');
+    expect(table).toContain(
+      '<td data-label="Name">Ada</td>\n<td data-label="Role &quot;r&quot;" class="muted">ADMIN</td>',
+    );
+    // Cells that do not match the columns one to one are left alone.
+    expect(labelCells('<td>a</td>', ['A', 'B'])).toBe('<td>a</td>');
+    // Whatever the cells, taking the labels out again gives them back unchanged.
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('<td>', '<td class="x">', '<tdx>', 'text', '<thead>', '</td>')),
+        fc.array(fc.string({ maxLength: 8 }), { maxLength: 6 }),
+        (parts, columns) => {
+          const cells = parts.join('');
+          const labelled = labelCells(cells, columns);
+          expect(labelled.replace(/ data-label="[^"]*"/g, '')).toBe(cells);
+        },
+      ),
+    );
   });
 });
