@@ -49,7 +49,7 @@ describe('Users page', () => {
       ),
     );
     expect((await browser.get('/users')).body).toMatch(
-      /grace@example.com<\/td>\s*<td>MANAGER<\/td>\s*<td>disabled/,
+      /grace@example.com<\/td>\s*<td data-label="Role">MANAGER<\/td>\s*<td data-label="State">disabled/,
     );
   });
 

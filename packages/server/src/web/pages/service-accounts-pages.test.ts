@@ -35,7 +35,9 @@ describe('Service accounts pages', () => {
     const accountId = path.split('/')[2] ?? '';
     const list = await browser.get('/service-accounts');
     expect(list.body).toContain('crm sync');
-    expect(list.body).toMatch(/<td>AGENT<\/td>\s*<td>0<\/td>/);
+    expect(list.body).toMatch(
+      /<td data-label="Role">AGENT<\/td>\s*<td data-label="Active tokens">0<\/td>/,
+    );
 
     const issued = await browser.post(`${path}/tokens`, {
       label: 'ci deploy',
