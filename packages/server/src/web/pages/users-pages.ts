@@ -204,8 +204,7 @@ export const usersPages: WebPage =
       }),
       disable: (user: UserInfo) => ({
         heading: `Disable ${user.email}?`,
-        warning:
-          'They are signed out everywhere and can no longer sign in. This cannot be undone from the web application.',
+        warning: 'They are signed out everywhere and can no longer sign in. This cannot be undone.',
         button: 'Disable user',
       }),
     } as const;
