@@ -1,12 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createDeliveryStore, deliveryStates } from '../../delivery/deliveries.js';
 import { deliverableEvents } from '../../delivery/event-list.js';
 import { sendTestEvent } from '../../delivery/test-event.js';
-import type { WebhookEndpointInfo } from '../../delivery/webhook-endpoint-info.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
-import type { Queryable } from '../../storage/database.js';
-import { findLatestAuditEntry } from '../../stores/audit-store.js';
 import { countEndpointAttempts } from '../../stores/endpoint-attempt-stats-store.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { sendConfirmPage } from './confirm-page.js';
@@ -27,8 +24,8 @@ import {
   withPageErrors,
 } from './page-helpers.js';
 import { shortId } from './short-id.js';
-import { timeAgo } from './time-ago.js';
 import type { WebPage } from './web-page.js';
+import { backTo, DAY_MS, eventsField, rotationText } from './webhook-endpoint-fields.js';
 import {
   detailTemplate,
   eventNames,
@@ -38,43 +35,6 @@ import {
   removeTemplate,
   type SecretFlash,
 } from './webhook-endpoints-templates.js';
-
-// Where an action's form sends the browser back to: the endpoint's page when it came from there
-// (field `back`), otherwise the list.
-function backTo(request: FastifyRequest<{ Params: { id: string } }>): string {
-  return textField(request.body, 'back', 10) === 'detail'
-    ? `/webhook-endpoints/${encodeURIComponent(request.params.id)}`
-    : '/webhook-endpoints';
-}
-
-/**
- * The state of an endpoint's signing secret in words. Only while a rotation's overlap runs is
- * the rotation looked up (its audit entry, newest first, so found at once): then the previous
- * secret still signs, which is what a receiver needs to know.
- */
-async function rotationText(
-  database: Queryable,
-  endpoint: WebhookEndpointInfo,
-  now: number,
-): Promise<string> {
-  if (!endpoint.previousSecretUntil) return 'One secret signs: no rotation is under way.';
-  const rotation = await findLatestAuditEntry(database, {
-    action: 'endpoint.secret_rotated',
-    target: { type: 'webhook_endpoint', id: endpoint.id },
-  });
-  const rotated = rotation ? `Rotated ${timeAgo(rotation.occurredAt, now)}` : 'Rotated';
-  return `${rotated}; the previous secret also signs until ${when(endpoint.previousSecretUntil)}.`;
-}
-
-const DAY_MS = 86_400_000;
-
-function eventsField(body: unknown): string[] | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const value = (body as Record<string, unknown>).events;
-  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  const kinds = list.filter((item): item is string => typeof item === 'string').slice(0, 50);
-  return kinds.length === 0 ? undefined : kinds;
-}
 
 /**
  * @internal The Webhook endpoints pages (webhooks.manage): the list, **Add endpoint** (the signing
