@@ -76,7 +76,7 @@ describe("Webhook endpoint page: its deliveries, success rate, events and secret
       '<dt>Events</dt><dd>contact.created, deal.updated</dd>',
     );
     const list = (await browser.get('/webhook-endpoints')).body;
-    expect(list).toContain('<td>All events</td>');
+    expect(list).toContain('<td data-label="Events">All events</td>');
     expect(list).not.toContain('<td>*</td>');
   });
 
