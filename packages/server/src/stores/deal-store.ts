@@ -29,6 +29,24 @@ export async function deleteContactDeals(
   return rows.map((row) => itemFromRow(dealStorage, row));
 }
 
+/**
+ * @internal A contact's deals, newest first, at most `limit` of them, and how many it has: what
+ * a contact's page lists.
+ */
+export async function listContactDeals(
+  queryable: Queryable,
+  request: { contactId: string; limit: number },
+): Promise<{ deals: Record<string, unknown>[]; total: number }> {
+  const { rows } = await queryable.query(
+    `SELECT ${itemColumns(dealStorage)}, count(*) OVER () AS total FROM deals
+      WHERE contact_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [request.contactId, request.limit],
+  );
+  // The count over every deal of the contact, before the limit: one statement, one snapshot.
+  const total = rows[0] ? Number(rows[0].total) : 0;
+  return { deals: rows.map((row) => itemFromRow(dealStorage, row)), total };
+}
+
 /** @internal Demo deals as columns: the nth deal is the nth value of each. */
 export interface DemoDealColumns {
   id: string[];

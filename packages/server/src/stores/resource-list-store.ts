@@ -69,6 +69,60 @@ export function prefixSource(table: string, columns: readonly string[], prefix: 
   return `(WITH matches AS MATERIALIZED (${branches.join(' UNION ')}) SELECT * FROM matches) AS ${table}`;
 }
 
+/** @internal The filters of {@link readKeysetPage} and {@link countKeysetRows}. */
+export type KeysetFilterRequest = Pick<KeysetPageRequest, 'oneOf' | 'email' | 'q' | 'updatedSince'>;
+
+/**
+ * The conditions and the search source of a list's filters, their values pushed through
+ * `parameter`: one text for the page and its count, so that "N contacts" counts the rows the
+ * pages show.
+ */
+function filterClauses(
+  source: KeysetListSource,
+  request: KeysetFilterRequest,
+  parameter: (value: unknown) => string,
+): { conditions: string[]; searchFrom: string | undefined } {
+  const { filters } = source;
+  const conditions: string[] = [];
+  let searchFrom: string | undefined;
+  if (filters.oneOf && request.oneOf) {
+    conditions.push(`${filters.oneOf.column} = ANY(${parameter(request.oneOf)}::text[])`);
+  }
+  if (filters.email && request.email !== undefined) {
+    conditions.push(`lower(${filters.email}) = lower(${parameter(request.email)})`);
+  }
+  if (filters.search && request.q !== undefined) {
+    searchFrom = prefixSource(source.table, filters.search, parameter(request.q));
+  }
+  if (request.updatedSince !== undefined) {
+    conditions.push(`updated_at >= ${parameter(request.updatedSince)}::timestamptz`);
+  }
+  return { conditions, searchFrom };
+}
+
+/**
+ * @internal How many rows the list's filters match: the count of every page of
+ * {@link readKeysetPage} with these filters together (the web application's "N contacts"). A
+ * search costs what it matches, as a page does; without one, a count of the table's rows.
+ */
+export async function countKeysetRows(
+  queryable: Queryable,
+  count: { source: KeysetListSource; request: KeysetFilterRequest },
+): Promise<number> {
+  const params: unknown[] = [];
+  const parameter = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const { conditions, searchFrom } = filterClauses(count.source, count.request, parameter);
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  const { rows } = await queryable.query<{ count: string }>(
+    `SELECT count(*) AS count FROM ${searchFrom ?? count.source.table}${where}`,
+    params,
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
 /**
  * @internal The rows of one keyset page, up to `limit + 1` (one more tells that another page
  * exists), each with its cursor columns: `cursor_at` (the `createdAt` order) or `cursor_xid` and
@@ -82,27 +136,13 @@ export async function readKeysetPage(
   page: { source: KeysetListSource; request: KeysetPageRequest },
 ): Promise<Record<string, unknown>[]> {
   const { source, request } = page;
-  const { filters } = source;
-  const { kind, descending, position, oneOf } = request;
+  const { kind, descending, position } = request;
   const params: unknown[] = [];
   const parameter = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const conditions: string[] = [];
-  let searchFrom: string | undefined;
-  if (filters.oneOf && oneOf) {
-    conditions.push(`${filters.oneOf.column} = ANY(${parameter(oneOf)}::text[])`);
-  }
-  if (filters.email && request.email !== undefined) {
-    conditions.push(`lower(${filters.email}) = lower(${parameter(request.email)})`);
-  }
-  if (filters.search && request.q !== undefined) {
-    searchFrom = prefixSource(source.table, filters.search, parameter(request.q));
-  }
-  if (request.updatedSince !== undefined) {
-    conditions.push(`updated_at >= ${parameter(request.updatedSince)}::timestamptz`);
-  }
+  const { conditions, searchFrom } = filterClauses(source, request, parameter);
   const after = descending ? '<' : '>';
   const direction = descending ? ' DESC' : '';
   let order: string;
