@@ -2,7 +2,6 @@ import {
   contactListSchema,
   contactSchema,
   createContactInputSchema,
-  LIFECYCLE_VALUES,
   updateContactInputSchema,
 } from '@followup/sdk';
 import type { FastifyPluginAsync } from 'fastify';
@@ -10,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import type { Database } from '../storage/database.js';
-import { contactTable } from '../stores/contact-store.js';
+import { contactListFilters, contactTable } from '../stores/contact-store.js';
 import { contactBatchRoute } from './contact-batch.js';
 import { contactChangesRoute } from './contact-changes.js';
 import { contactEraseRoute } from './contact-erase.js';
@@ -68,10 +67,6 @@ function contactDefinition(options: {
       update: updateContactInputSchema,
     },
     count: true,
-    list: {
-      oneOf: { parameter: 'lifecycle', column: 'lifecycle', values: LIFECYCLE_VALUES, open: true },
-      email: 'email',
-      search: ['first_name', 'last_name', 'email'],
-    },
+    list: contactListFilters,
   };
 }

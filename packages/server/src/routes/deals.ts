@@ -1,6 +1,5 @@
 import {
   createDealInputSchema,
-  DEAL_STAGE_VALUES,
   dealListSchema,
   dealSchema,
   updateDealInputSchema,
@@ -11,7 +10,7 @@ import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { dealChangeOrder } from '../storage/change-order.js';
 import type { Database } from '../storage/database.js';
-import { dealStorage } from '../stores/deal-store.js';
+import { dealListFilters, dealStorage } from '../stores/deal-store.js';
 import { resourceRoutes } from './resource-routes.js';
 
 /**
@@ -46,9 +45,7 @@ export function dealRoutes(options: {
       ...dealStorage,
       defaults: { stage: 'OPEN' },
       count: true,
-      list: {
-        oneOf: { parameter: 'stage', column: 'stage', values: DEAL_STAGE_VALUES, open: true },
-      },
+      list: dealListFilters,
       changes: { order: dealChangeOrder },
       references: {
         deals_contact_id_fkey: { field: 'contactId', message: 'no contact has this id' },

@@ -1,9 +1,11 @@
+import { LIFECYCLE_VALUES } from '@followup/sdk';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { contactChangeOrder } from '../storage/change-order.js';
 import type { Queryable } from '../storage/database.js';
 import { deleteContactDeals } from './deal-store.js';
 import { recordOutboxEvent } from './outbox-store.js';
+import type { KeysetListFilters } from './resource-list-store.js';
 import { itemColumns, itemFromRow, type ResourceRowShape } from './resource-rows.js';
 import type { ResourceTable } from './resource-table.js';
 
@@ -20,6 +22,18 @@ export const contactStorage: ResourceRowShape = {
     phone: { column: 'phone', optional: true },
   },
   updatedAt: true,
+};
+
+/**
+ * @internal The filters of a contacts list, `GET /api/contacts` and the web application's
+ * Contacts page alike: `lifecycle` (repeatable, open to values added later), `email` (exact,
+ * case-insensitive) and `q` (a case-insensitive prefix of the first name, the last name or the
+ * e-mail).
+ */
+export const contactListFilters: KeysetListFilters = {
+  oneOf: { parameter: 'lifecycle', column: 'lifecycle', values: LIFECYCLE_VALUES, open: true },
+  email: 'email',
+  search: ['first_name', 'last_name', 'email'],
 };
 
 /**

@@ -101,6 +101,14 @@ describe('readContactTimeline (on the database under test)', () => {
     const created = timeline.entries.find((entry) => entry.kind === 'audit');
     expect(created).toMatchObject({ actor, at: '2026-03-01T09:00:00.000Z' });
     expect(timeline.entries[1]?.details).toMatchObject({ id: dealId, stage: 'WON' });
+
+    // A reader without the audit log and the deliveries sees the events alone.
+    const events = await readContactTimeline(database(), {
+      contactId,
+      limit: 50,
+      kinds: ['event'],
+    });
+    expect(events.entries).toEqual(timeline.entries.filter((entry) => entry.kind === 'event'));
   });
 
   it('answers the newest `limit` entries and says that there are more', async () => {

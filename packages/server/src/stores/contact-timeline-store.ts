@@ -56,14 +56,23 @@ interface TimelineRow {
   last_status: number | null;
 }
 
+/** @internal The kinds of entry a timeline holds. */
+export const TIMELINE_KINDS = ['audit', 'event', 'delivery'] as const;
+
 /**
- * @internal The newest `limit` entries of a contact's timeline (see {@link ContactTimelineEntry}),
- * newest first (ties: by id, newest first), with `more` when older ones exist. A contact that was
- * deleted or erased keeps its timeline: its deals are found through their events too.
+ * @internal The newest `limit` entries of a contact's timeline (see {@link ContactTimelineEntry})
+ * of the `kinds` asked for (default: all; a reader who may not read the audit log or deliveries
+ * is not shown them), newest first (ties: by id, newest first), with `more` when older ones
+ * exist. A contact that was deleted or erased keeps its timeline: its deals are found through
+ * their events too.
  */
 export async function readContactTimeline(
   queryable: Queryable,
-  request: { contactId: string; limit: number },
+  request: {
+    contactId: string;
+    limit: number;
+    kinds?: readonly (typeof TIMELINE_KINDS)[number][] | undefined;
+  },
 ): Promise<ContactTimeline> {
   const { rows } = await queryable.query<TimelineRow>(
     `WITH subject_events AS (
@@ -94,9 +103,10 @@ export async function readContactTimeline(
               delivery.attempts, delivery.last_status
          FROM deliveries AS delivery JOIN subject_events AS event ON event.id = delivery.event_id
      ) AS timeline
+     WHERE kind = ANY($3::text[])
      ORDER BY at DESC, id DESC
      LIMIT $2`,
-    [request.contactId, request.limit + 1],
+    [request.contactId, request.limit + 1, request.kinds ?? TIMELINE_KINDS],
   );
   const entries = rows.slice(0, request.limit).map((row): ContactTimelineEntry => {
     const entry: ContactTimelineEntry = {

@@ -1,4 +1,6 @@
+import { DEAL_STAGE_VALUES } from '@followup/sdk';
 import type { Queryable } from '../storage/database.js';
+import type { KeysetListFilters } from './resource-list-store.js';
 import { itemColumns, itemFromRow, type ResourceRowShape } from './resource-rows.js';
 
 /** @internal How a deal is stored: what `deal.*` events and the routes read back. */
@@ -12,6 +14,27 @@ export const dealStorage: ResourceRowShape = {
   },
   updatedAt: true,
 };
+
+/**
+ * @internal The filters of a deals list, `GET /api/deals` and the web application's Deals page
+ * alike: `stage` (repeatable, open to values added later).
+ */
+export const dealListFilters: KeysetListFilters = {
+  oneOf: { parameter: 'stage', column: 'stage', values: DEAL_STAGE_VALUES, open: true },
+};
+
+/** @internal The deal with this id, as the API returns it, or `undefined`. */
+export async function readDeal(
+  queryable: Queryable,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { rows } = await queryable.query(
+    `SELECT ${itemColumns(dealStorage)} FROM deals WHERE id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  return row ? itemFromRow(dealStorage, row) : undefined;
+}
 
 /**
  * @internal Deletes every deal of a contact, in the caller's transaction (the contact's delete,

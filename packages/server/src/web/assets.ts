@@ -177,6 +177,9 @@ button.danger-outline { background: var(--bg); color: var(--danger); border-colo
 .expiry, .custom-days { display: grid; gap: .75rem; }
 .custom-days { gap: .25rem; }
 .expiry:has(option[value="custom"]:not(:checked)) .custom-days { display: none; }
+/* Data pages: words that must not break (states, times, event names), e-mail addresses that may. */
+.no-break { white-space: nowrap; }
+.email { overflow-wrap: anywhere; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

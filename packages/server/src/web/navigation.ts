@@ -17,6 +17,8 @@ export interface NavigationItem {
  * application; a page registers at its `href` with `requirePageCapability(capability)`.
  */
 export const navigation: readonly NavigationItem[] = [
+  { label: 'Contacts', href: '/contacts', capability: 'contacts.read' },
+  { label: 'Deals', href: '/deals', capability: 'deals.read' },
   { label: 'Service accounts', href: '/service-accounts', capability: 'users.manage' },
   { label: 'Users', href: '/users', capability: 'users.manage' },
   { label: 'Webhook endpoints', href: '/webhook-endpoints', capability: 'webhooks.manage' },

@@ -1,4 +1,6 @@
 import { auditLogPage } from './audit-log-page.js';
+import { contactsPages } from './contacts-pages.js';
+import { dealsPages } from './deals-pages.js';
 import { deliveriesPages } from './deliveries-pages.js';
 import { ehrReceiptsPages } from './ehr-receipts-pages.js';
 import { overviewPage } from './overview-page.js';
@@ -14,6 +16,8 @@ import { webhookEndpointsPages } from './webhook-endpoints-pages.js';
  */
 export const webPages: readonly WebPage[] = [
   overviewPage,
+  contactsPages,
+  dealsPages,
   serviceAccountsPages,
   usersPages,
   webhookEndpointsPages,
