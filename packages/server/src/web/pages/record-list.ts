@@ -179,7 +179,8 @@ export function choiceField(query: unknown, name: string, values: readonly strin
  * characters (longer is a 400, as in the API), never NUL or a lone surrogate (a 400 too).
  */
 export function searchField(query: unknown): string {
-  const q = textField(query, 'q', MAX_SEARCH_LENGTH + 1);
+  // Read whole (the query string itself is bounded), so that a long one is refused, not cut.
+  const q = textField(query, 'q', 4 * MAX_SEARCH_LENGTH);
   const message =
     q.length > MAX_SEARCH_LENGTH
       ? `q must be at most ${MAX_SEARCH_LENGTH} characters`
