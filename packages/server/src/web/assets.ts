@@ -177,9 +177,14 @@ button.danger-outline { background: var(--bg); color: var(--danger); border-colo
 .expiry, .custom-days { display: grid; gap: .75rem; }
 .custom-days { gap: .25rem; }
 .expiry:has(option[value="custom"]:not(:checked)) .custom-days { display: none; }
-/* Data pages: words that must not break (states, times, event names), e-mail addresses that may. */
+/* Words that must not break: ids, states, times, event names, e-mail addresses in a table;
+   and cells of names and titles that wrap between words only (their table scrolls instead). */
 .no-break { white-space: nowrap; }
-.email { overflow-wrap: anywhere; }
+td.words, td.words dd { overflow-wrap: normal; }
+.timeline { list-style: none; padding: 0; margin: 1rem 0; }
+.timeline > li { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+.timeline p { margin: 0 0 .35rem; }
+.timeline dl.facts { margin: 0; }
 `;
 
 // Progressive enhancement only: every form works without it. A `button[data-copy]` copies the

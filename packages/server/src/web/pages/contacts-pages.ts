@@ -68,8 +68,8 @@ ${listTable({
   row: 'contact',
   label: 'Contacts',
   columns: ['Name', 'E-mail', 'Lifecycle', 'Created'],
-  cells: `<td><a href="/contacts/<%= encodeURIComponent(contact.id) %>"><%= it.name(contact) %></a></td>
-<td><span class="email"><%= contact.email ?? '—' %></span></td>
+  cells: `<td class="words"><a href="/contacts/<%= encodeURIComponent(contact.id) %>"><%= it.name(contact) %></a></td>
+<td><span class="no-break"><%= contact.email ?? '—' %></span></td>
 <td><span class="no-break"><%= contact.lifecycle %></span></td>
 <td><span class="no-break"><%= it.when(contact.createdAt) %></span></td>`,
   empty:
@@ -106,12 +106,26 @@ function detailsOf(entry: ContactTimelineEntry): { key: string; value: string }[
       ...(lastStatus === null ? [] : [{ key: 'last status', value: String(lastStatus) }]),
     ];
   }
-  return Object.entries(entry.details)
+  const details = { ...entry.details };
+  if (entry.subject.type === 'deal' && 'amountCents' in details && 'currency' in details) {
+    // A deal's amount as its pages show it, in place of the cents and the currency code.
+    details.amount = dealAmount(details);
+    delete details.amountCents;
+    delete details.currency;
+  }
+  return Object.entries(details)
     .filter(([key]) => !QUIET_FIELDS.has(key))
     .slice(0, 8)
     .map(([key, value]) => ({
       key,
-      value: typeof value === 'string' ? value : JSON.stringify(value),
+      value:
+        typeof value === 'string'
+          ? value
+          : Array.isArray(value)
+            ? value
+                .map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+                .join(', ')
+            : JSON.stringify(value),
     }));
 }
 
@@ -143,11 +157,11 @@ ${readOnlyNotice}
 <% if (it.contact) { %>
 <h2 id="fields">Fields</h2>
 <dl class="facts" aria-labelledby="fields">
-<dt>Id</dt><dd><code><%= it.contact.id %></code></dd>
+<dt>Id</dt><dd><code class="no-break"><%= it.contact.id %></code></dd>
 <dt>First name</dt><dd><%= it.contact.firstName %></dd>
 <dt>Last name</dt><dd><%= it.contact.lastName %></dd>
 <dt>Lifecycle</dt><dd><%= it.contact.lifecycle %></dd>
-<dt>E-mail</dt><dd><span class="email"><%= it.contact.email ?? '—' %></span></dd>
+<dt>E-mail</dt><dd><%= it.contact.email ?? '—' %></dd>
 <dt>Phone</dt><dd><%= it.contact.phone ?? '—' %></dd>
 <dt>Created</dt><dd><%= it.when(it.contact.createdAt) %></dd>
 <% if (it.contact.updatedAt) { %><dt>Updated</dt><dd><%= it.when(it.contact.updatedAt) %></dd><% } %>
@@ -167,22 +181,25 @@ ${listTable({
 })}
 <% } %>
 <% } %>
-<h2>Timeline</h2>
+<h2 id="timeline">Timeline</h2>
 <p>What happened to this contact and its deals, newest first<%= it.omitted %>.</p>
-${listTable({
-  rows: 'timeline',
-  row: 'line',
-  label: 'Timeline',
-  columns: ['When', 'What', 'About', 'Details'],
-  cells: `<td><span class="no-break"><%= it.when(line.entry.at) %></span></td>
-<td><%= line.kind %><br><code class="no-break"><%= line.entry.name %></code></td>
-<td><% if (line.entry.subject.type === 'contact') { %>this contact<% } else if (line.dealLink) { %><a href="/deals/<%= encodeURIComponent(line.entry.subject.id) %>">deal <code><%= line.entry.subject.id %></code></a><% } else { %>deal <code><%= line.entry.subject.id %></code><% } %></td>
-<td><% if (line.entry.delivery) { %><a href="/deliveries/<%= encodeURIComponent(line.entry.id) %>">Delivery <code><%= line.entry.id %></code></a><% } %><% if (line.entry.actor) { %>by <%= line.entry.actor.type %><% if (line.entry.actor.id) { %> <code><%= line.entry.actor.id %></code><% } %><% } %><% if (line.details.length > 0) { %>
-<dl class="facts">
+<% if (it.timeline.length === 0) { %>
+<p class="notice">Nothing recorded yet.</p>
+<% } else { %>
+<ol class="timeline" aria-labelledby="timeline">
+<% for (const line of it.timeline) { %>
+<li>
+<p><span class="no-break"><%= it.when(line.entry.at) %></span> · <strong><%= line.kind %></strong> <code class="no-break"><%= line.entry.name %></code>
+· <% if (line.entry.subject.type === 'contact') { %>this contact<% } else if (line.dealLink) { %><a href="/deals/<%= encodeURIComponent(line.entry.subject.id) %>">deal <code class="no-break"><%= line.entry.subject.id %></code></a><% } else { %>deal <code class="no-break"><%= line.entry.subject.id %></code><% } %>
+<% if (line.entry.delivery) { %>· <a href="/deliveries/<%= encodeURIComponent(line.entry.id) %>">delivery <code class="no-break"><%= line.entry.id %></code></a><% } %>
+<% if (line.entry.actor) { %>· by <%= line.entry.actor.type %><% if (line.entry.actor.id) { %> <code class="no-break"><%= line.entry.actor.id %></code><% } %><% } %></p>
+<% if (line.details.length > 0) { %><dl class="facts">
 <% for (const detail of line.details) { %><dt><%= detail.key %></dt><dd><%= detail.value %></dd>
-<% } %></dl><% } %></td>`,
-  empty: 'Nothing recorded yet.',
-})}
+<% } %></dl><% } %>
+</li>
+<% } %>
+</ol>
+<% } %>
 <% if (it.more) { %><p class="muted">Only the newest <%= it.timeline.length %> entries are shown. Older ones are in the event feed (GET /api/events)<%= it.omitted ? '' : ', the Audit log and the Deliveries' %>.</p><% } %>
 <p><a href="/contacts">All contacts</a></p>
 `);

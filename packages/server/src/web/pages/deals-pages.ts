@@ -40,7 +40,7 @@ const dealSource: KeysetListSource = {
 };
 
 /** @internal The deal cells of a table row (bound to `deal`), shared with a contact's page. */
-export const dealCells = `<td><a href="/deals/<%= encodeURIComponent(deal.id) %>"><%= deal.title %></a></td>
+export const dealCells = `<td class="words"><a href="/deals/<%= encodeURIComponent(deal.id) %>"><%= deal.title %></a></td>
 <td><span class="no-break"><%= deal.stage %></span></td>
 <td><span class="no-break"><%= it.amount(deal) %></span></td>`;
 
@@ -94,11 +94,11 @@ const dealTemplate = defineTemplate<{
 <h1><%= it.deal.title %></h1>
 ${readOnlyNotice}
 <dl class="facts">
-<dt>Id</dt><dd><code><%= it.deal.id %></code></dd>
+<dt>Id</dt><dd><code class="no-break"><%= it.deal.id %></code></dd>
 <dt>Title</dt><dd><%= it.deal.title %></dd>
 <dt>Stage</dt><dd><%= it.deal.stage %></dd>
 <dt>Amount</dt><dd><%= it.amount %></dd>
-<dt>Contact</dt><dd><a href="/contacts/<%= encodeURIComponent(it.deal.contactId) %>"><code><%= it.deal.contactId %></code></a></dd>
+<dt>Contact</dt><dd><a href="/contacts/<%= encodeURIComponent(it.deal.contactId) %>"><code class="no-break"><%= it.deal.contactId %></code></a></dd>
 <dt>Created</dt><dd><%= it.when(it.deal.createdAt) %></dd>
 <dt>Updated</dt><dd><%= it.when(it.deal.updatedAt) %></dd>
 </dl>
