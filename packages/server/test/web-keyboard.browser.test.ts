@@ -230,6 +230,21 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       'SELECT id FROM ehr_receipts LIMIT 1',
     );
     const receiptId = rows[0]?.id as string;
+    // A contact with a deal, for the data pages.
+    const apiToken = await accounts.issueToken({ accountId: account.id, label: 'data' });
+    const api = (path: string, body: unknown) =>
+      fetch(`${server.origin}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiToken.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ id: string }>);
+    const contact = await api('/api/contacts', { firstName: 'Ada', lastName: 'Lovelace' });
+    const deal = await api('/api/deals', {
+      contactId: contact.id,
+      title: 'Knee surgery',
+      amountCents: 125_000,
+      currency: 'USD',
+    });
 
     // Signed out: the sign-in page, and a sign-in link's Choose a password.
     const signedOut = await newPage();
@@ -266,6 +281,10 @@ describe.skipIf(!browserAvailable)('the web application by keyboard', { timeout:
       ['ehr-receipts', '/ehr-receipts'],
       ['ehr-receipt', `/ehr-receipts/${receiptId}`],
       ['audit-log', '/audit-log'],
+      ['contacts', '/contacts?q=ada'],
+      ['contact', `/contacts/${contact.id}`],
+      ['deals', '/deals?stage=OPEN'],
+      ['deal', `/deals/${deal.id}`],
       ['not-found', '/deliveries/dlv_missing'],
       ['disable-account', `/service-accounts/${account.id}/disable`],
       ['disable-user', `/users/${invitation.id}/disable`],
