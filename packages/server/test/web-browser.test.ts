@@ -27,6 +27,8 @@ const navigationLabels = [
   'EHR receipts',
   'Audit log',
 ];
+// The data pages: every role reads contacts and deals.
+const dataLabels = ['Contacts', 'Deals'];
 
 // A real browser on a shared machine: each flow gets two minutes.
 describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout: 120_000 }, () => {
@@ -78,7 +80,7 @@ describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout:
     expect(await page.getByRole('heading', { name: 'Overview' }).isVisible()).toBe(true);
     expect(await page.getByText('Hello, Ada Lovelace.').isVisible()).toBe(true);
     const navigation = page.getByRole('navigation', { name: 'Main' });
-    for (const label of navigationLabels) {
+    for (const label of [...dataLabels, ...navigationLabels]) {
       expect(await navigation.getByRole('link', { name: label, exact: true }).count()).toBe(1);
     }
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
@@ -195,6 +197,9 @@ describe.skipIf(!browserAvailable)('the web application in Chromium', { timeout:
     const navigation = page.getByRole('navigation', { name: 'Main' });
     for (const label of navigationLabels) {
       expect(await navigation.getByRole('link', { name: label, exact: true }).count()).toBe(0);
+    }
+    for (const label of dataLabels) {
+      expect(await navigation.getByRole('link', { name: label, exact: true }).count()).toBe(1);
     }
     const response = await page.goto(`${server.origin}/audit-log`);
     expect(response?.status()).toBe(403);

@@ -166,6 +166,8 @@ describe('the web application', () => {
     });
     expect(home.statusCode).toBe(200);
     for (const label of [
+      'Contacts',
+      'Deals',
       'Service accounts',
       'Users',
       'Webhook endpoints',
