@@ -2,8 +2,8 @@ import { type ContactChange, contactChangeListSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
 import { testDriver, transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
+import { listFingerprint } from '../list-cursor.js';
 import { pruneExpired } from '../retention/retention.js';
-import { listFingerprint } from './list-cursor.js';
 
 const server = useTestServer();
 

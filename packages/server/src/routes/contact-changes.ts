@@ -1,6 +1,7 @@
 import { contactChangeListSchema } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from '../list-cursor.js';
 import type { RequireCapability } from '../plugins/authentication.js';
 import { problemResponses } from '../plugins/openapi.js';
 import { ProblemError } from '../problem-error.js';
@@ -13,7 +14,6 @@ import {
   readFeedHorizon,
 } from '../stores/contact-change-store.js';
 import { timestampParameter } from './keyset-list.js';
-import { decodeListCursor, encodeListCursor, listFingerprint, positionOf } from './list-cursor.js';
 import { limitParameter } from './list-query.js';
 
 const query = z.strictObject({

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { testDriver, transactionsSettled } from '../../test/support/database.js';
 import { useTestServer } from '../../test/support/server.js';
+import { cursorTimestamp } from '../list-cursor.js';
 import { prefixSource } from '../stores/resource-list-store.js';
-import { cursorTimestamp } from './list-cursor.js';
 
 const server = useTestServer();
 

@@ -1,5 +1,13 @@
 import { LIST_SORT_VALUES } from '@followup/sdk';
 import { z } from 'zod';
+import {
+  cursorTimestamp,
+  decodeListCursor,
+  encodeListCursor,
+  type ListPosition,
+  listFingerprint,
+  positionOf,
+} from '../list-cursor.js';
 import { ProblemError } from '../problem-error.js';
 import type { Queryable } from '../storage/database.js';
 import {
@@ -8,14 +16,6 @@ import {
   readKeysetPage,
 } from '../stores/resource-list-store.js';
 import { enumFilterParameter } from './enum-filter.js';
-import {
-  cursorTimestamp,
-  decodeListCursor,
-  encodeListCursor,
-  type ListPosition,
-  listFingerprint,
-  positionOf,
-} from './list-cursor.js';
 import { integerParameter, limitParameter, MAX_LIST_OFFSET } from './list-query.js';
 
 /** The orders of a contacts or deals list; `-` is newest first: the SDK's `LIST_SORT_VALUES`. */

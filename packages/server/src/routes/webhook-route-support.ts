@@ -3,16 +3,16 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { WebhookEndpointInfo } from '../delivery/webhook-endpoint-info.js';
 import { FollowUpServerError } from '../errors.js';
-import { ProblemError } from '../problem-error.js';
-import type { AuditActor } from '../stores/audit-store.js';
-import { parseIsoTimestamp } from './keyset-list.js';
 import {
   cursorTimestamp,
   decodeListCursor,
   encodeListCursor,
   listFingerprint,
   positionOf,
-} from './list-cursor.js';
+} from '../list-cursor.js';
+import { ProblemError } from '../problem-error.js';
+import type { AuditActor } from '../stores/audit-store.js';
+import { parseIsoTimestamp } from './keyset-list.js';
 
 // What the webhook API's routes (webhook-endpoints.ts, deliveries.ts) share: the caller as the
 // audit log's actor, the domain's errors as problems, the endpoint as the API shows it, and the

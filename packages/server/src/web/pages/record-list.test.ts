@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeListCursor, listFingerprint } from '../../list-cursor.js';
 import { ProblemError } from '../../problem-error.js';
-import { encodeListCursor, listFingerprint } from '../../routes/list-cursor.js';
 import {
   choiceField,
   MAX_SEARCH_LENGTH,

@@ -2,7 +2,7 @@
 // with the keyset in both directions, so that Next and Previous cost an index range each, at any
 // depth; the filters are those of the API's list (`q`, `lifecycle`, `stage`), read by the same
 // store (`stores/resource-list-store.ts`), with the count of every row they match.
-import { ProblemError } from '../../problem-error.js';
+
 import {
   cursorTimestamp,
   decodeListCursor,
@@ -10,7 +10,8 @@ import {
   type ListPosition,
   listFingerprint,
   positionOf,
-} from '../../routes/list-cursor.js';
+} from '../../list-cursor.js';
+import { ProblemError } from '../../problem-error.js';
 import type { Queryable } from '../../storage/database.js';
 import {
   countKeysetRows,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIsoTimestamp } from './keyset-list.js';
 import {
   cursorTimestamp,
   decodeListCursor,
@@ -9,6 +8,7 @@ import {
   listFingerprint,
   positionOf,
 } from './list-cursor.js';
+import { parseIsoTimestamp } from './routes/keyset-list.js';
 
 describe('list cursors', () => {
   const fingerprint = listFingerprint(['createdAt', 50, null]);

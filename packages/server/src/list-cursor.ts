@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
-import { boundedMemo } from '../bounded-memo.js';
+import { boundedMemo } from './bounded-memo.js';
 import {
   type ChangePosition,
   LEGACY_CHANGE_XID,
   parseChangePosition,
-} from '../storage/change-order.js';
+} from './storage/change-order.js';
 
 /**
  * @internal Where a keyset walk stands: after the row with this `createdAt` (microseconds, as
