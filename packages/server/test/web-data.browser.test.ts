@@ -172,13 +172,13 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       .map((index) => `Grace${index} Hopper`)
       .reverse();
     expect(await names(page)).toEqual(expected);
-    expect(await page.locator('main').innerText()).toContain(`${expected.length} contacts match`);
+    expect(await page.locator('main').textContent()).toContain(`${expected.length} contacts match`);
 
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Deals' })
       .click();
-    expect(await page.locator('main').innerText()).toContain('4 deals');
+    expect(await page.locator('main').textContent()).toContain('4 deals');
     await page.getByLabel('Stage').selectOption('WON');
     await page.getByRole('button', { name: 'Filter' }).click();
     expect(new URL(page.url()).search).toBe('?stage=WON');
@@ -186,9 +186,9 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       'Knee surgery',
     ]);
     await page.getByRole('link', { name: 'Knee surgery' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Knee surgery');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Knee surgery');
     await page.getByRole('link', { name: adaId }).click();
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Ada Lovelace');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Ada Lovelace');
   });
 
   it('passes axe on every data page and shows stored payloads as text, running none', async () => {
@@ -214,10 +214,10 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       await saveScreenshot(page, `data-${name}`);
     }
     await page.goto(`${server.origin}/contacts/${payloadId}`);
-    const text = await page.locator('main').innerText();
+    const text = await page.locator('main').textContent();
     for (const payload of Object.values(payloads)) expect(text).toContain(payload);
     await page.goto(`${server.origin}/contacts/${erasedId}`);
-    const erased = await page.locator('main').innerText();
+    const erased = await page.locator('main').textContent();
     expect(erased).toContain('[erased]');
     expect(erased).not.toMatch(/Erin|erin@example\.com/);
   });
