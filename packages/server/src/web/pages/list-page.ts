@@ -1,6 +1,7 @@
 // A paged list page: the offset read from the query string, the rows asked for, the links to the
 // pages before and after (keeping the filters), and the table, or the empty state that says what
-// to do next. Every list of the web application but the audit log (cursor pages) is one.
+// to do next. Every list of the web application but the audit log and the data pages (cursor
+// pages: Contacts and Deals walk the keyset both ways, record-list.ts) is one.
 import { LIST_LIMITS } from '@followup/sdk';
 import { textField } from './page-helpers.js';
 
