@@ -1,18 +1,19 @@
 import { LIFECYCLE_VALUES } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
-import type { Capability } from '../../capabilities.js';
 import { contactListFilters, contactStorage, contactTable } from '../../stores/contact-store.js';
-import {
-  type ContactTimelineEntry,
-  readContactTimeline,
-  TIMELINE_KINDS,
-} from '../../stores/contact-timeline-store.js';
+import { readContactTimeline, TIMELINE_KINDS } from '../../stores/contact-timeline-store.js';
 import { listContactDeals } from '../../stores/deal-store.js';
 import type { KeysetListSource } from '../../stores/resource-list-store.js';
 import { itemColumns, itemFromRow } from '../../stores/resource-rows.js';
 import { resourceStore } from '../../stores/resource-store.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
+import {
+  detailsOf,
+  kindLabels,
+  type TimelineLine,
+  timelineKinds,
+} from './contact-timeline-view.js';
 import { countOf, dealAmount, dealCells, readOnlyNotice } from './deals-pages.js';
 import { listTable, PAGE_SIZE } from './list-page.js';
 import { pageRoute, sendNotFoundPage, when, withPageErrors } from './page-helpers.js';
@@ -83,58 +84,6 @@ ${listTable({
 <% } %>
 `);
 
-/** One line of the timeline as the page shows it. */
-interface TimelineLine {
-  entry: ContactTimelineEntry;
-  /** What happened, in words: `Event`, `Audit entry`, `Delivery`. */
-  kind: string;
-  /** The deal it is about, when it is one the contact still has (then linked). */
-  dealLink: boolean;
-  /** Its details as key/value pairs, values as text. */
-  details: { key: string; value: string }[];
-}
-
-/** The fields of an event's data that the timeline leaves out: its ids and times. */
-const QUIET_FIELDS = new Set(['id', 'contactId', 'createdAt', 'updatedAt']);
-
-function detailsOf(entry: ContactTimelineEntry): { key: string; value: string }[] {
-  if (entry.delivery) {
-    const { state, attempts, lastStatus } = entry.delivery;
-    return [
-      { key: 'state', value: state },
-      { key: 'attempts', value: String(attempts) },
-      ...(lastStatus === null ? [] : [{ key: 'last status', value: String(lastStatus) }]),
-    ];
-  }
-  const details = { ...entry.details };
-  if (entry.subject.type === 'deal' && 'amountCents' in details && 'currency' in details) {
-    // A deal's amount as its pages show it, in place of the cents and the currency code.
-    details.amount = dealAmount(details);
-    delete details.amountCents;
-    delete details.currency;
-  }
-  return Object.entries(details)
-    .filter(([key]) => !QUIET_FIELDS.has(key))
-    .slice(0, 8)
-    .map(([key, value]) => ({
-      key,
-      value:
-        typeof value === 'string'
-          ? value
-          : Array.isArray(value)
-            ? value
-                .map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
-                .join(', ')
-            : JSON.stringify(value),
-    }));
-}
-
-const kindLabels: Record<ContactTimelineEntry['kind'], string> = {
-  audit: 'Audit entry',
-  event: 'Event',
-  delivery: 'Delivery',
-};
-
 const contactTemplate = defineTemplate<{
   contact: Record<string, unknown> | undefined;
   id: string;
@@ -203,16 +152,6 @@ ${listTable({
 <% if (it.more) { %><p class="muted">Only the newest <%= it.timeline.length %> entries are shown. Older ones are in the event feed (GET /api/events)<%= it.omitted ? '' : ', the Audit log and the Deliveries' %>.</p><% } %>
 <p><a href="/contacts">All contacts</a></p>
 `);
-
-/** The timeline kinds a role may read: events with the contacts, the rest with their pages. */
-function timelineKinds(capabilities: ReadonlySet<Capability>) {
-  return TIMELINE_KINDS.filter(
-    (kind) =>
-      kind === 'event' ||
-      (kind === 'audit' && capabilities.has('audit.read')) ||
-      (kind === 'delivery' && capabilities.has('webhooks.manage')),
-  );
-}
 
 /**
  * @internal The Contacts pages (contacts.read), read-only: `/contacts` (newest first, the search
