@@ -11,6 +11,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/support/server.js';
 import { operationIdOf } from './openapi-document.js';
+import { OPENAPI_TAGS } from './openapi-tags.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, walked by the tests
 type Json = Record<string, any>;
@@ -47,6 +48,26 @@ describe('the published OpenAPI document', () => {
     expect(document.paths['/api/contacts'].get.operationId).toBe('listContacts');
     expect(document.paths['/api/contacts/{id}'].patch.operationId).toBe('updateContact');
     expect(document.paths['/api/deals/count'].get.operationId).toBe('countDeals');
+  });
+
+  it('files every operation under one declared tag, so that /docs shows no "default" group', () => {
+    const declared = (document.tags as Json[]).map((tag) => tag.name);
+    expect(declared).toEqual(OPENAPI_TAGS.map((tag) => tag.name));
+    expect((document.tags as Json[]).every((tag) => typeof tag.description === 'string')).toBe(
+      true,
+    );
+    const untagged = operations()
+      .filter(
+        ({ operation }) => operation.tags?.length !== 1 || !declared.includes(operation.tags[0]),
+      )
+      .map(({ method, path, operation }) => `${method.toUpperCase()} ${path} ${operation.tags}`);
+    expect(untagged).toEqual([]);
+    const used = new Set(operations().map(({ operation }) => operation.tags[0]));
+    expect(declared.filter((name) => !used.has(name))).toEqual([]);
+    expect(document.paths['/api/deliveries'].get.tags).toEqual(['Deliveries']);
+    expect(document.paths['/api/webhook-endpoints'].post.tags).toEqual(['Webhook endpoints']);
+    expect(document.paths['/api/ehr/webhooks/{ehr}'].post.tags).toEqual(['Inbound webhooks']);
+    expect(document.paths['/healthz'].get.tags).toEqual(['Health']);
   });
 
   it('documents limit and offset as integers with their defaults and maxima', () => {

@@ -6,6 +6,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openApiWebhooks } from '../events/event-types.js';
 import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
+import { OPENAPI_TAGS } from './openapi-tags.js';
 import { routeProblemCodes } from './route-problem-codes.js';
 
 /**
@@ -154,6 +155,8 @@ export function installOpenApi(app: FastifyInstance, options: OpenApiOptions): v
         version: '1.0',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      // In this order in /docs; every operation names one (see openapi-tags.ts).
+      tags: OPENAPI_TAGS.map((tag) => ({ ...tag })),
       // Plain JSON Schema objects, which the OpenAPI types describe more narrowly.
       webhooks: openApiWebhooks() as never,
       components: {

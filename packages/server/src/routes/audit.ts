@@ -26,6 +26,7 @@ export function auditRoutes(options: {
       {
         onRequest: options.requireCapability('audit.read'),
         schema: {
+          tags: ['Audit'],
           summary: 'List audit entries, oldest first, in cursor pages',
           security: [{ bearerAuth: [] }],
           querystring: querySchema,

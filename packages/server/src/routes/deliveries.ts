@@ -60,7 +60,7 @@ const listQuery = z.strictObject({
     .describe('Only deliveries queued before this ISO 8601 time'),
 });
 
-const tags = ['Webhooks'];
+const tags = ['Deliveries'];
 const security = [{ bearerAuth: [] }];
 
 function deliveryBody(info: DeliveryInfo | DeliveryRow) {

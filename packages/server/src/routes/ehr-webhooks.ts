@@ -238,6 +238,7 @@ export function ehrWebhookRoutes(options: {
         // Any body, of any type, is read as the bytes the vendor signed: never invalid_json.
         config: { anyBody: true },
         schema: {
+          tags: ['Inbound webhooks'],
           summary: 'Receive an EHR vendor webhook, signed with HMAC-SHA256 over the raw bytes',
           params: z.object({ ehr: boundedText({ min: 1, max: INPUT_LIMITS.vendorKey }) }),
           response: {

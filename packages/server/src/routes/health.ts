@@ -75,6 +75,7 @@ export function healthRoutes(options: HealthRoutesOptions): FastifyPluginAsync {
       '/healthz',
       {
         schema: {
+          tags: ['Health'],
           summary: 'Readiness: 200 once the server is ready and its database answers',
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
@@ -96,6 +97,7 @@ export function healthRoutes(options: HealthRoutesOptions): FastifyPluginAsync {
       '/livez',
       {
         schema: {
+          tags: ['Health'],
           summary: 'Liveness: 200 while the process serves requests (the database is not asked)',
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
@@ -107,6 +109,7 @@ export function healthRoutes(options: HealthRoutesOptions): FastifyPluginAsync {
       '/readyz',
       {
         schema: {
+          tags: ['Health'],
           summary:
             'Readiness: 200 when not shutting down, the database answers and its schema is current',
           description:

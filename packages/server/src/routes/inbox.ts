@@ -54,6 +54,7 @@ export function inboxRoutes(options: {
           ),
         ],
         schema: {
+          tags: ['Inbound webhooks'],
           summary: 'Store a forwarded e-mail as an inbox message',
           body: inboxSendInputSchema,
           response: { 201: z.object({ id: z.string() }), ...problemResponses() },
@@ -89,6 +90,7 @@ export function inboxRoutes(options: {
       {
         onRequest: options.requireCapability('contacts.read'),
         schema: {
+          tags: ['Inbound webhooks'],
           summary: 'List inbox messages, oldest first',
           security: [{ bearerAuth: [] }],
           querystring: offsetListQuery,

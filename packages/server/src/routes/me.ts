@@ -20,6 +20,7 @@ export function meRoutes(options: {
       {
         onRequest: options.requireCapability(),
         schema: {
+          tags: ['Me'],
           summary: 'Who the caller is: account or user, role, capabilities, token',
           security: [{ bearerAuth: [] }, { cookieAuth: [] }],
           response: { 200: meSchema, ...problemResponses() },

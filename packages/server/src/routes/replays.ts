@@ -19,7 +19,7 @@ import { actorOf, withProblems } from './webhook-route-support.js';
 
 const idParams = z.object({ id: boundedText({ min: 1, max: INPUT_LIMITS.id }) });
 
-const tags = ['Webhooks'];
+const tags = ['Replays'];
 const security = [{ bearerAuth: [] }];
 
 /**

@@ -70,6 +70,7 @@ export function userActionRoutes(options: {
       {
         onRequest: options.requireCapability('users.manage'),
         schema: {
+          tags: ['Users'],
           summary: 'Invite a person: a one-time sign-in link, valid 24 hours, shown only now',
           security: [{ bearerAuth: [] }],
           body: invitationInputSchema,
@@ -96,6 +97,7 @@ export function userActionRoutes(options: {
       {
         onRequest: options.requireCapability('users.manage'),
         schema: {
+          tags: ['Users'],
           summary: 'Disable a user: no more sign-in, and every session of theirs ends at once',
           security: [{ bearerAuth: [] }],
           params: idParams,
@@ -110,6 +112,7 @@ export function userActionRoutes(options: {
       {
         onRequest: options.requireCapability('users.manage'),
         schema: {
+          tags: ['Users'],
           summary: 'End every session of a user at once',
           security: [{ bearerAuth: [] }],
           params: idParams,

@@ -49,7 +49,7 @@ const listQuery = z.strictObject({
     .describe('Only endpoints in this state: active, failing (active, attempts failing), disabled'),
 });
 
-const tags = ['Webhooks'];
+const tags = ['Webhook endpoints'];
 const security = [{ bearerAuth: [] }];
 
 /**
