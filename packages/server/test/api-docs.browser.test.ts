@@ -56,4 +56,22 @@ describe.skipIf(!browserAvailable)('the API reference in Chromium', { timeout: 1
     );
     expect(rendered.every((count) => count === 0)).toBe(true);
   });
+
+  it("shows FollowUp's name and logo, the operations by tag with no default group", async () => {
+    const { page, violations } = await newPage();
+    await page.goto(`${server.origin}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.title()).toBe('FollowUp API reference');
+    const logo = page.locator('#swagger-ui .topbar-wrapper img');
+    await expect.poll(() => logo.getAttribute('alt')).toBe('FollowUp');
+    expect(await logo.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+    const tags = await page.locator('.opblock-tag-section .opblock-tag').allInnerTexts();
+    const names = tags.map((text) => text.split('\n')[0]?.trim());
+    expect(names.slice(0, 3)).toEqual(['Contacts', 'Deals', 'Sequences']);
+    expect(names).toContain('Webhook endpoints');
+    expect(names).toContain('Inbound webhooks');
+    expect(names.at(-1)).toBe('Health');
+    expect(names).not.toContain('default');
+    expect(violations).toEqual([]);
+  });
 });

@@ -88,6 +88,26 @@ describe('API reference', () => {
     expect(page.body.toLowerCase()).toContain('swagger');
   });
 
+  it("shows FollowUp's name, logo and icon on /docs, not Fastify's or Swagger UI's", async () => {
+    const page = await server().app.inject({ method: 'GET', url: '/docs' });
+    expect(page.body).toContain('<title>FollowUp API reference</title>');
+    expect(page.body).toContain('href="/docs/static/theme/favicon.svg"');
+    const initializer = await server().app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-initializer.js',
+    });
+    const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer.body)?.[1];
+    const svg = Buffer.from(logo ?? '', 'base64').toString('utf8');
+    expect(svg).toContain('>FollowUp</text>');
+    expect(svg).not.toMatch(/fastify|illustrator/i);
+    const icon = await server().app.inject({
+      method: 'GET',
+      url: '/docs/static/theme/favicon.svg',
+    });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+  });
+
   // Like the console's pages: no other site frames it (clickjacking), no script but its own.
   it('serves /docs and its assets with a strict CSP and frame-ancestors none', async () => {
     for (const url of ['/docs', '/docs/', '/docs/static/swagger-initializer.js', '/docs/json']) {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openApiWebhooks } from '../events/event-types.js';
+import { DOCS_FAVICON_SVG, DOCS_LOGO_SVG, DOCS_THEME_SCRIPT, DOCS_TITLE } from './docs-branding.js';
 import { polishDocument, webhookSecuritySchemes } from './openapi-document.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { routeProblemCodes } from './route-problem-codes.js';
@@ -114,7 +115,8 @@ function withProblemCodes(input: Parameters<typeof jsonSchemaTransform>[0], outp
 export const DOCS_CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
   'default-src': ["'none'"],
   'script-src': ["'self'"],
-  // And the one <style> of Swagger UI's logo (its colours), by its hash: no other inline style.
+  // And the one <style> Swagger UI draws for its own top-bar logo before ours (docs-branding.ts,
+  // which has none) replaces it, by its hash: no other inline style.
   'style-src': ["'self'", "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"],
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'", 'data:'],
@@ -202,6 +204,21 @@ export function installOpenApi(app: FastifyInstance, options: OpenApiOptions): v
     routePrefix: '/docs',
     logLevel: 'warn',
     staticCSP: DOCS_CONTENT_SECURITY_POLICY as Record<string, string[]>,
+    // FollowUp's name and logo, not Fastify's (see docs-branding.ts).
+    theme: {
+      title: DOCS_TITLE,
+      favicon: [
+        {
+          filename: 'favicon.svg',
+          rel: 'icon',
+          type: 'image/svg+xml',
+          sizes: 'any',
+          content: DOCS_FAVICON_SVG,
+        },
+      ],
+      js: [{ filename: 'name-logo.js', content: DOCS_THEME_SCRIPT }],
+    },
+    logo: { type: 'image/svg+xml', content: DOCS_LOGO_SVG },
     // The same servers as /openapi.json, for the page's "Try it out".
     transformSpecification: (document) => ({ ...document, servers }),
   });
