@@ -1,13 +1,17 @@
-// The reference a reader opens: the one typedoc site of the three packages (`npm run docs`) and a
-// running server's `/docs`, in headless Chromium. Each main page must render its content with no
-// console error and no failed request; screenshots are saved under test-output/.
+// The reference a reader opens: the one typedoc site of the four packages and its guides
+// (`npm run docs`) and a running server's `/docs`, in headless Chromium. Each main page must
+// render its content with no console error and no failed request; every page of the site must
+// pass axe with no serious or critical violation and hold no broken link (linkinator);
+// screenshots are saved under test-output/.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 import { scratchDataDir, startServer } from './index.js';
@@ -42,6 +46,25 @@ async function visit(browser, url, selector, screenshot) {
   await page.screenshot({ path: join(screenshots, screenshot), fullPage: false });
   await page.close();
   return { problems, title };
+}
+
+/** The site's pages, as paths from its root (`/index.html`, `/classes/….html`). */
+function pagesOf(site) {
+  return readdirSync(site, { recursive: true })
+    .filter((file) => String(file).endsWith('.html'))
+    .map(
+      (file) =>
+        `/${relative(site, join(site, String(file)))
+          .split('\\')
+          .join('/')}`,
+    )
+    .sort();
+}
+
+/** The `href`s of the links in the main column of a typedoc page, in order. */
+function contentLinks(html) {
+  const content = html.slice(html.indexOf('<div class="col-content">'));
+  return [...content.matchAll(/<a href="([^"#]+)"/g)].map((match) => match[1]);
 }
 
 describe.skipIf(!available)('the reference documentation in a browser', () => {
@@ -79,21 +102,176 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
     if (site) rmSync(site, { recursive: true, force: true });
   });
 
-  it('builds one site covering the three packages, with the OpenAPI document beside it', () => {
+  it('builds one site covering the four packages, with the OpenAPI document beside it', () => {
     const modules = readFileSync(join(site, 'modules.html'), 'utf8');
-    for (const name of ['@followup/webhooks', '@followup/sdk', '@followup/server']) {
-      expect(modules).toContain(name);
-    }
+    const order = ['@followup/webhooks', '@followup/sdk', '@followup/server', '@followup/cli'];
+    // The packages in the order they build on each other, not alphabetically.
+    expect(order.map((name) => modules.indexOf(`>${name}<`))).toEqual(
+      order.map((name) => modules.indexOf(`>${name}<`)).sort((a, b) => a - b),
+    );
+    expect(order.every((name) => modules.includes(`>${name}<`))).toBe(true);
     const openapi = JSON.parse(readFileSync(join(site, 'openapi.json'), 'utf8'));
     expect(openapi.openapi).toBe('3.1.0');
     expect(Object.keys(openapi.paths)).toContain('/api/contacts');
   });
 
+  it("links the landing page to each package's entry points and to the guides, titled in words", () => {
+    const links = contentLinks(readFileSync(join(site, 'index.html'), 'utf8'));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'modules/_followup_webhooks.index.html',
+        'modules/_followup_webhooks.web.html',
+        'modules/_followup_sdk.index.html',
+        'classes/_followup_sdk.index.FollowUp.html',
+        'modules/_followup_sdk.receiver-checks.html',
+        'modules/_followup_server.index.html',
+        'modules/_followup_server.testing.html',
+        'modules/_followup_cli.html',
+        'media/http-api.html',
+      ]),
+    );
+    const guides = {
+      'documents/HTTP_API.html': 'HTTP API',
+      'documents/API_contract.html': 'API contract',
+      'documents/Architecture.html': 'Architecture',
+      'documents/Security.html': 'Security',
+      'documents/Decisions.html': 'Decisions',
+      'documents/Contributing.html': 'Contributing',
+    };
+    for (const [path, title] of Object.entries(guides)) {
+      expect(links).toContain(path);
+      const page = readFileSync(join(site, path), 'utf8');
+      expect(page, path).toContain(`<title>${title} | FollowUp toolkit</title>`);
+    }
+    // No guide is named after its file (docs/api-contract, ARCHITECTURE).
+    const titles = pagesOf(site)
+      .filter((path) => path.startsWith('/documents/'))
+      .map((path) => /<title>([^<|]+)/.exec(readFileSync(join(site, path), 'utf8'))?.[1]?.trim());
+    expect(titles.filter((title) => /[/_.]|^[A-Z]+$|-/.test(title ?? ''))).toEqual([]);
+  });
+
+  it('lists the FollowUp class first in the SDK and the main entry first in each package', () => {
+    const sdk = contentLinks(readFileSync(join(site, 'modules/_followup_sdk.index.html'), 'utf8'));
+    expect(sdk.find((href) => href.includes('/classes/'))).toBe(
+      '../classes/_followup_sdk.index.FollowUp.html',
+    );
+    expect(sdk.find((href) => href.startsWith('../'))).toBe(
+      '../classes/_followup_sdk.index.FollowUp.html',
+    );
+    const entries = (name) =>
+      contentLinks(readFileSync(join(site, `modules/${name}.html`), 'utf8')).filter((href) =>
+        new RegExp(`^${name}\\.[a-z-]+\\.html$`).test(href),
+      );
+    expect(entries('_followup_webhooks')).toEqual([
+      '_followup_webhooks.index.html',
+      '_followup_webhooks.web.html',
+    ]);
+    expect(entries('_followup_sdk')[0]).toBe('_followup_sdk.index.html');
+    expect(entries('_followup_server')[0]).toBe('_followup_server.index.html');
+  });
+
+  it('links to the HTTP API reference, the OpenAPI document in Swagger UI by tag, not raw JSON', async () => {
+    const reference = readFileSync(join(site, 'media/http-api.html'), 'utf8');
+    // Self-contained: the page loads nothing from elsewhere.
+    expect(reference).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
+    const { problems, title } = await visit(
+      browser,
+      `${siteUrl}/media/http-api.html`,
+      '.opblock-tag-section',
+      'http-api.png',
+    );
+    expect(problems).toEqual([]);
+    expect(title).toBe('FollowUp HTTP API reference');
+    const page = await browser.newPage();
+    await page.goto(`${siteUrl}/media/http-api.html`);
+    await page.waitForSelector('.opblock-tag-section');
+    const tags = await page.$$eval('.opblock-tag', (headings) =>
+      headings.map((heading) => heading.getAttribute('data-tag')),
+    );
+    await page.close();
+    expect(tags).toEqual([
+      'Contacts',
+      'Deals',
+      'Sequences',
+      'Campaigns',
+      'Users',
+      'Me',
+      'Audit',
+      'Events',
+      'Webhook endpoints',
+      'Deliveries',
+      'Replays',
+      'Inbound webhooks',
+      'Health',
+    ]);
+  });
+
+  it('has no broken link on any page of the site', async () => {
+    const checker = new LinkChecker();
+    const result = await checker.check({
+      path: `${siteUrl}/index.html`,
+      recurse: true,
+      concurrency: 8,
+      // No outside network here: the site's own pages and files only.
+      linksToSkip: async (link) => !link.startsWith(siteUrl),
+    });
+    const broken = result.links
+      .filter((link) => link.state === 'BROKEN')
+      .map((link) => `${link.status} ${link.url} (on ${link.parent})`);
+    expect(broken).toEqual([]);
+    // It walked the whole site, not just the landing page.
+    expect(result.links.filter((link) => link.state === 'OK').length).toBeGreaterThan(
+      pagesOf(site).length,
+    );
+  }, 600_000);
+
+  // Every page built from its own template or text (the landing page, the lists, each package
+  // and entry point, each guide, the HTTP API reference), and for the pages typedoc makes by
+  // the hundred from one template each (classes, interfaces, functions, types, variables), the
+  // first of each and the largest class: axe takes seconds a page, and those pages differ only
+  // in the text typedoc fills in.
+  it('passes axe on each kind of page of the site: no serious or critical violation', async () => {
+    const pages = pagesOf(site);
+    const byTemplate = ['/classes/', '/interfaces/', '/functions/', '/types/', '/variables/'];
+    const checked = [
+      ...pages.filter((path) => !byTemplate.some((folder) => path.startsWith(folder))),
+      ...byTemplate.map((folder) => pages.find((path) => path.startsWith(folder))),
+      '/classes/_followup_sdk.index.FollowUp.html',
+    ].filter((path) => path !== undefined);
+    expect(checked).toContain('/media/http-api.html');
+    expect(checked).toContain('/documents/API_contract.html');
+    const found = [];
+    const queue = [...checked];
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        for (let path = queue.shift(); path; path = queue.shift()) {
+          await page.goto(`${siteUrl}${path}`, { waitUntil: 'load' });
+          if (path === '/media/http-api.html') {
+            await page.waitForSelector('.opblock-tag-section');
+          } else {
+            // typedoc shows the page, and builds its sidebar, from its scripts after load.
+            await page.waitForFunction(() => document.body.style.display !== 'none');
+            await page.waitForSelector('#tsd-nav-container li', { state: 'attached' });
+          }
+          const results = await new AxeBuilder({ page }).analyze();
+          for (const violation of results.violations) {
+            if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+            const nodes = violation.nodes.map((node) => node.target.join(' ')).slice(0, 3);
+            found.push(`${path}: ${violation.id} ${nodes.join(', ')}`);
+          }
+        }
+        await page.close();
+      }),
+    );
+    expect(found).toEqual([]);
+  }, 1_800_000);
+
   it.each([
     ['the home page', '/index.html', 'home.png'],
     ['the module list', '/modules.html', 'modules.png'],
     ['the SDK client class', '/classes/_followup_sdk.index.FollowUp.html', 'sdk-followup.png'],
-    ['the API contract', '/documents/docs_api-contract.html', 'api-contract.png'],
+    ['the API contract', '/documents/API_contract.html', 'api-contract.png'],
   ])('renders %s without a console error', async (_name, path, screenshot) => {
     expect(existsSync(join(site, path)), `${path} is missing from the site`).toBe(true);
     const { problems, title } = await visit(

@@ -79,6 +79,8 @@ const denoInspectSymbol = Symbol.for('Deno.customInspect');
  *   console.log(contact.firstName, contact.lifecycle);
  * }
  * ```
+ *
+ * @group Client
  */
 export class FollowUp {
   /** Contacts: list, get, create, update, delete, count. */
