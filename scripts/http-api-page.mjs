@@ -29,6 +29,9 @@ const accessibleColours = `
 .swagger-ui .response-col_links { color: #3b4151; }
 .swagger-ui .info a, .swagger-ui .info .link { color: #1d4ed8; }
 .swagger-ui .info .title small { background: #505866; }
+.swagger-ui .btn.authorize { color: #1a7f4b; border-color: #1a7f4b; }
+.swagger-ui .btn.authorize svg { fill: #1a7f4b; }
+.swagger-ui .json-schema-2020-12-expand-deep-button { color: #3b4151; }
 .swagger-ui .info .title small.version-stamp { background: #3d6b00; }
 .swagger-ui :focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 `;

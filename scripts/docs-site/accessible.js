@@ -7,6 +7,8 @@
 //   summary keeps the name as text, and the link becomes the first entry of the children, as
 //   "Overview".
 // The sidebar is built by typedoc's script after load, so watch for it.
+// And a heading made only of code (`followup trigger`) gets an empty entry in typedoc's "On
+// This Page" menu (axe: link-name): the entry takes the heading's text.
 
 function fixSummaries(root) {
   for (const anchor of root.querySelectorAll('summary a.tsd-anchor-icon')) anchor.remove();
@@ -25,7 +27,16 @@ function fixSummaries(root) {
   }
 }
 
+function nameEmptyMenuLinks(root) {
+  for (const link of root.querySelectorAll('.page-menu a[href^="#"]')) {
+    if (link.textContent.trim() !== '') continue;
+    const heading = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (heading) link.append(heading.textContent.trim());
+  }
+}
+
 fixSummaries(document);
+nameEmptyMenuLinks(document);
 new MutationObserver((records) => {
   for (const record of records) {
     for (const node of record.addedNodes) {

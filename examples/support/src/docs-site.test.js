@@ -207,10 +207,13 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
   });
 
   it('has no broken link on any page of the site', async () => {
+    const pages = pagesOf(site);
     const checker = new LinkChecker();
+    // Every page, not only those reachable from the landing page: typedoc's sidebar is built by
+    // a script, which a link checker does not run.
     const result = await checker.check({
-      path: `${siteUrl}/index.html`,
-      recurse: true,
+      path: pages.map((path) => `${siteUrl}${path}`),
+      recurse: false,
       concurrency: 8,
       // No outside network here: the site's own pages and files only.
       linksToSkip: async (link) => !link.startsWith(siteUrl),
@@ -219,10 +222,8 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
       .filter((link) => link.state === 'BROKEN')
       .map((link) => `${link.status} ${link.url} (on ${link.parent})`);
     expect(broken).toEqual([]);
-    // It walked the whole site, not just the landing page.
-    expect(result.links.filter((link) => link.state === 'OK').length).toBeGreaterThan(
-      pagesOf(site).length,
-    );
+    const seen = new Set(result.links.flatMap((link) => [link.url, link.parent]));
+    expect(pages.filter((path) => !seen.has(`${siteUrl}${path}`))).toEqual([]);
   }, 600_000);
 
   // Every page built from its own template or text (the landing page, the lists, each package
@@ -244,7 +245,8 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
     const queue = [...checked];
     await Promise.all(
       Array.from({ length: 3 }, async () => {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
         for (let path = queue.shift(); path; path = queue.shift()) {
           await page.goto(`${siteUrl}${path}`, { waitUntil: 'load' });
           if (path === '/media/http-api.html') {
@@ -261,7 +263,7 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
             found.push(`${path}: ${violation.id} ${nodes.join(', ')}`);
           }
         }
-        await page.close();
+        await context.close();
       }),
     );
     expect(found).toEqual([]);
