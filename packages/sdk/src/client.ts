@@ -99,11 +99,11 @@ export class FollowUp {
   readonly audit: Audit;
   /** The event feed: list (cursor pages of typed events) and types (the catalogue of kinds). */
   readonly events: Events;
-  /** Webhook deliveries: list, get, retry, attempts (`webhooks.manage`, ADMIN). */
+  /** Webhook deliveries: list, get, retry, attempts (ADMIN). */
   readonly deliveries: Deliveries;
   /** Webhook endpoints: create, list, get, update, delete, rotateSecret, test, replay (ADMIN). */
   readonly webhookEndpoints: WebhookEndpoints;
-  /** Replays of an endpoint's events: get, their progress (`webhooks.manage`, ADMIN). */
+  /** Replays of an endpoint's events: get, their progress (ADMIN). */
   readonly replays: Replays;
   /** One-time links into the subscriber portal: createLink (`webhooks.manage`, ADMIN). */
   readonly webhookPortal: WebhookPortal;
@@ -116,10 +116,7 @@ export class FollowUp {
   readonly #http: HttpClient;
   readonly #options: FollowUpOptions;
 
-  /**
-   * @throws {@link ConfigurationError} for a malformed token, a bad `baseUrl` or an option out of
-   *   range, before any request.
-   */
+  /** @throws {@link ConfigurationError} for a bad token, `baseUrl` or option, before any request. */
   constructor(options: FollowUpOptions = {}) {
     if (typeof options !== 'object' || options === null) {
       throw new ConfigurationError({ message: 'new FollowUp() needs { token, baseUrl }.' });

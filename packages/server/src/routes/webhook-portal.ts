@@ -33,7 +33,7 @@ export function webhookPortalRoutes(options: {
           operationId: 'createWebhookPortalLink',
           summary:
             "Make a one-time link into the subscriber portal for one subscriber's endpoints; answered once",
-          tags: ['Webhooks'],
+          tags: ['Webhook endpoints'],
           security: [{ bearerAuth: [] }],
           body: portalLinkInputSchema,
           response: { 201: portalLinkSchema, ...problemResponses() },
