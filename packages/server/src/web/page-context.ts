@@ -133,11 +133,31 @@ export function sendTooManyRequestsPage(
   });
 }
 
+// The subscriber portal's session cookies (web/portal/portal-session-cookie.ts): named here, not
+// imported, since the portal's pages import this file.
+const PORTAL_COOKIES = ['followup_portal', '__Host-followup_portal'];
+
+const portalOnlyTemplate = defineTemplate<{ signIn: string }>(`
+<h1>Not allowed</h1>
+<p>This browser holds a subscriber portal session, which opens the portal only, not the
+console. <a href="/portal/endpoints">Back to the portal</a>, or
+<a href="<%= it.signIn %>">sign in</a> with a console account.</p>
+`);
+
 function redirectToSignIn(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // Back to the page afterwards; a form's target (POST) cannot be gone back to, so: the start.
   const path = request.method === 'GET' ? request.url : '/';
   const next = safeNext(path);
   const location = next === '/' ? '/signin' : `/signin?next=${encodeURIComponent(next)}`;
+  // A portal session is no way into the console: 403, with the way to sign in offered.
+  const cookies = (request as { cookies?: Record<string, string | undefined> }).cookies ?? {};
+  if (PORTAL_COOKIES.some((name) => cookies[name])) {
+    return sendPage(request, reply, {
+      title: 'Not allowed',
+      status: 403,
+      body: portalOnlyTemplate.render({ signIn: location }),
+    });
+  }
   return reply.header('Cache-Control', 'no-store').redirect(location, 303);
 }
 

@@ -232,8 +232,9 @@ describe('the subscriber portal', () => {
       url: '/webhook-endpoints',
       headers: { cookie },
     });
-    expect(console.statusCode).toBe(303);
-    expect(console.headers.location).toMatch(/^\/signin/);
+    expect(console.statusCode).toBe(403);
+    expect(console.body).toContain('subscriber portal session');
+    expect(console.body).toMatch(/href="\/signin\?next=%2Fwebhook-endpoints"/);
     const signedOut = await server().app.inject({ method: 'GET', url: '/portal/endpoints' });
     expect(signedOut.statusCode).toBe(401);
   });
