@@ -41,6 +41,7 @@ export {
   type DeliveryWorker,
   type DeliveryWorkerOptions,
 } from './delivery/delivery-worker-options.js';
+export type { AttemptTimer } from './delivery/post-delivery.js';
 export {
   DEFAULT_RETRY_DELAYS_SECONDS,
   MAX_RETRY_DELAYS,

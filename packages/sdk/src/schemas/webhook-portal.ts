@@ -50,7 +50,7 @@ export type PortalLinkInput = z.input<typeof portalLinkInputSchema>;
  */
 export const portalLinkSchema = z.looseObject({
   /** The link to give the subscriber: `https://…/portal/…`; it works once. */
-  url: z.string().url(),
+  url: z.string(),
   /** When the link stops working if unused (ISO 8601 UTC). */
   expiresAt: timestampSchema,
 });
