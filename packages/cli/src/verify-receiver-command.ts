@@ -1,4 +1,4 @@
-import { eventTypeListSchema } from '@followup/sdk';
+import { ENDPOINT_EVENT_KINDS, eventTypeListSchema } from '@followup/sdk';
 import { isSigningSecret, type ReceiverReport } from '@followup/sdk/receiver-checks';
 import { FollowUpCliError, usageError } from './cli-error.js';
 import type { CliIo } from './cli-io.js';
@@ -6,7 +6,11 @@ import { type Command, flagOption, stringOption } from './command.js';
 import { readStoredCredentials } from './config-file.js';
 import { verifyReceiver } from './verify-receiver.js';
 
-/** The kinds the server sends, from its catalogue (`GET /api/event-types`, no token needed). */
+/**
+ * The kinds the server sends to an endpoint subscribed to `*`, from its catalogue (`GET
+ * /api/event-types`, no token needed): every kind but the operational `endpoint.*` ones, which
+ * reach only endpoints that list them, as the built-in catalogue of `--offline` leaves them out.
+ */
 async function serverEventKinds(baseUrl: string, io: CliIo): Promise<string[]> {
   let url: URL;
   try {
@@ -31,7 +35,10 @@ async function serverEventKinds(baseUrl: string, io: CliIo): Promise<string[]> {
       message: `${url.href} answered ${response.status} without an event catalogue; pass --offline to use the built-in one.`,
     });
   }
-  return parsed.data.eventTypes.map((type) => type.kind);
+  const operational: readonly string[] = ENDPOINT_EVENT_KINDS;
+  return parsed.data.eventTypes
+    .map((type) => type.kind)
+    .filter((kind) => !operational.includes(kind));
 }
 
 const MARK = { pass: 'pass', fail: 'FAIL', warn: 'warn', skip: 'skip' } as const;
