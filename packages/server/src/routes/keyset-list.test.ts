@@ -431,8 +431,162 @@ describe('filters of /api/deals', () => {
     ]);
     expect(await walkDeals('/api/deals?limit=3&sort=-createdAt')).toEqual([...made].reverse());
     expectInvalid(await get(token, '/api/deals?lifecycle=LEAD'), 'lifecycle');
-    expectInvalid(await get(token, '/api/deals?q=an'), 'q');
+    expectInvalid(await get(token, '/api/deals?email=a@example.com'), 'email');
   });
+
+  /** Deals of one contact with these titles and stages, one second apart; their ids in order. */
+  async function seedDeals(deals: [title: string, stage: string][]): Promise<string[]> {
+    const { token: agent } = await server().tokenFor('AGENT');
+    const contact = (
+      await send(agent, 'POST', '/api/contacts', { firstName: 'A', lastName: 'B' })
+    ).json();
+    const made: string[] = [];
+    for (const [title, stage] of deals) {
+      server().clock.advance(1000);
+      const deal = { contactId: contact.id, title, stage, amountCents: 1, currency: 'EUR' };
+      made.push((await send(agent, 'POST', '/api/deals', deal)).json().id);
+    }
+    return made;
+  }
+
+  it('searches a case-insensitive prefix of the title, with stage, cursor and count', async () => {
+    const made = await seedDeals([
+      ['Annual plan', 'OPEN'],
+      ['annex renewal', 'WON'],
+      ['Clinic ANNEX', 'WON'],
+      ['100% upgrade', 'LOST'],
+      ['Ännual Ünit', 'OPEN'],
+      ['a_b', 'OPEN'],
+    ]);
+    const { token } = await server().tokenFor('READONLY');
+    const dealIds = (body: { deals: { id: string }[] }) => body.deals.map((deal) => deal.id);
+    const search = async (query: string) => {
+      const response = await get(token, `/api/deals?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return dealIds(response.json());
+    };
+    const count = async (query: string) => {
+      const response = await get(token, `/api/deals/count?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().count;
+    };
+    expect(await search('q=ANN')).toEqual([made[0], made[1]]);
+    expect(await search('q=annual%20p')).toEqual([made[0]]);
+    // A prefix of the title, not a word inside it.
+    expect(await search('q=plan')).toEqual([]);
+    expect(await search('q=clinic')).toEqual([made[2]]);
+    // LIKE's wildcards are plain characters here.
+    expect(await search('q=100%25')).toEqual([made[3]]);
+    expect(await search('q=%25')).toEqual([]);
+    expect(await search('q=a_')).toEqual([made[5]]);
+    expect(await search('q=a%25')).toEqual([]);
+    // Combined with stage, and walked by cursor newest first.
+    expect(await search('q=ann&stage=WON')).toEqual([made[1]]);
+    const pages: string[][] = [];
+    let next: string | null = null;
+    do {
+      const cursor: string = next === null ? '' : `&cursor=${encodeURIComponent(next)}`;
+      const response = await get(token, `/api/deals?q=a&limit=1&sort=-createdAt${cursor}`);
+      expect(response.statusCode, response.body).toBe(200);
+      pages.push(dealIds(response.json()));
+      next = response.json().nextCursor;
+    } while (next !== null);
+    expect(pages).toEqual([[made[5]], [made[1]], [made[0]]]);
+    // The count is that of every page of the same filters.
+    expect(await count('q=a')).toBe(3);
+    expect(await count('q=ann&stage=WON&stage=OPEN')).toBe(2);
+    expect(await count('q=zzz')).toBe(0);
+    expect(await count('')).toBe(6);
+  });
+
+  it('refuses a cursor made for another q, or for none', async () => {
+    await seedDeals([
+      ['Alpha', 'OPEN'],
+      ['Alpine', 'OPEN'],
+      ['Beta', 'OPEN'],
+    ]);
+    const { token } = await server().tokenFor('READONLY');
+    const first = (await get(token, '/api/deals?q=al&limit=1')).json();
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const cursor = encodeURIComponent(first.nextCursor);
+    expectInvalid(await get(token, `/api/deals?q=alp&limit=1&cursor=${cursor}`), 'cursor');
+    expectInvalid(await get(token, `/api/deals?limit=1&cursor=${cursor}`), 'cursor');
+    const unfiltered = encodeURIComponent(
+      (await get(token, '/api/deals?limit=1')).json().nextCursor,
+    );
+    expectInvalid(await get(token, `/api/deals?q=al&limit=1&cursor=${unfiltered}`), 'cursor');
+    expect((await get(token, `/api/deals?q=al&limit=1&cursor=${cursor}`)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['q=', 'q'],
+    [`q=${'x'.repeat(101)}`, 'q'],
+    ['q=%00', 'q'],
+    ['q=a&q=b', 'q'],
+  ])('answers 400 validation_failed for %s, on the list and on its count', async (query, path) => {
+    const { token } = await server().tokenFor('READONLY');
+    expectInvalid(await get(token, `/api/deals?${query}`), path);
+    expectInvalid(await get(token, `/api/deals/count?${query}`), path);
+  });
+
+  it('takes a q of 1 to 100 characters of any text, and never answers a 500', async () => {
+    const { token } = await server().tokenFor('READONLY');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', minLength: 0, maxLength: 120 }), async (q) => {
+        const response = await get(token, `/api/deals?q=${encodeURIComponent(q)}`);
+        const valid = q.length >= 1 && q.length <= 100 && !q.includes('\u0000') && q.isWellFormed();
+        expect(response.statusCode, response.body).toBe(valid ? 200 : 400);
+        if (!valid) expectInvalid(response, 'q');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('counts with the filters of the list, refusing a parameter the count does not take', async () => {
+    await seedDeals([
+      ['Alpha', 'OPEN'],
+      ['Beta', 'WON'],
+    ]);
+    const { token } = await server().tokenFor('READONLY');
+    expect((await get(token, '/api/deals/count?stage=WON')).json()).toEqual({ count: 1 });
+    expectInvalid(await get(token, '/api/deals/count?limit=5'), 'limit');
+    expectInvalid(await get(token, '/api/deals/count?cursor=abc'), 'cursor');
+    expectInvalid(await get(token, '/api/deals/count?stage=won'), 'stage');
+  });
+
+  // The index serves q: on a table large enough for the planner to care, no sequential scan.
+  it.runIf(testDriver === 'postgres')(
+    'serves q from the lower(title) index (EXPLAIN)',
+    async () => {
+      await server().database.query(
+        `INSERT INTO contacts (id, first_name, last_name, lifecycle, created_at, updated_at)
+       VALUES ('con_1', 'A', 'B', 'LEAD', now(), now())`,
+      );
+      await server().database.query(
+        `INSERT INTO deals (id, contact_id, title, stage, amount_cents, currency, created_at, updated_at)
+       SELECT 'deal_' || lpad(n::text, 26, '0'), 'con_1', 'Deal ' || n, 'OPEN', n, 'USD',
+              timestamptz '2026-01-01T00:00:00Z', timestamptz '2026-01-01T00:00:00Z'
+         FROM generate_series(1, 20000) AS n`,
+      );
+      await server().database.query('ANALYZE deals');
+      const searchSql = `SELECT id FROM ${prefixSource('deals', ['title'], '$1')}
+      ORDER BY created_at, id LIMIT 51`;
+      const explain = async (generic: boolean) =>
+        server().database.transaction(async (transaction) => {
+          if (generic) await transaction.query('SET LOCAL plan_cache_mode = force_generic_plan');
+          return (
+            await transaction.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${searchSql}`, ['Deal 1234'])
+          ).rows
+            .map((row) => row['QUERY PLAN'])
+            .join('\n');
+        });
+      for (const plan of [await explain(false), await explain(true)]) {
+        expect(plan).toContain('deals_lower_title');
+        expect(plan).not.toContain('Seq Scan');
+        expect(plan).not.toContain('deals_created_at_id');
+      }
+    },
+  );
 });
 
 // Two writers at once exist only on PostgreSQL. A writer that took its change number (and its
@@ -492,7 +646,16 @@ describe('API reference', () => {
       document.paths[path].get.parameters.map((parameter: { name: string }) => parameter.name);
     const common = ['limit', 'offset', 'cursor', 'sort', 'updatedSince'];
     expect(names('/api/contacts')).toEqual([...common, 'lifecycle', 'email', 'q']);
-    expect(names('/api/deals')).toEqual([...common, 'stage']);
+    expect(names('/api/deals')).toEqual([...common, 'stage', 'q']);
+    const countNames = (path: string) =>
+      document.paths[path].get.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(countNames('/api/deals/count')).toEqual(['updatedSince', 'stage', 'q']);
+    expect(countNames('/api/contacts/count')).toEqual(['updatedSince', 'lifecycle', 'email', 'q']);
+    const q = document.paths['/api/deals'].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === 'q',
+    );
+    expect(q.description).toBe('A case-insensitive prefix of the title');
+    expect(q.schema).toMatchObject({ minLength: 1, maxLength: 100 });
     for (const path of ['/api/contacts', '/api/deals']) {
       const body = document.paths[path].get.responses['200'].content['application/json'].schema;
       expect(body.properties.nextCursor).toMatchObject({ type: ['string', 'null'] });

@@ -11,6 +11,7 @@ import {
 import { ProblemError } from '../problem-error.js';
 import type { Queryable } from '../storage/database.js';
 import {
+  type KeysetFilterRequest,
   type KeysetListFilters,
   type KeysetListSource,
   readKeysetPage,
@@ -87,18 +88,12 @@ export const timestampParameter = z
     return iso;
   });
 
-/** @internal The query of a keyset list with these filters; unknown parameters are refused. */
-export function keysetListQuery(filters: KeysetListFilters) {
+/**
+ * The filter parameters of a keyset list and of its count: `updatedSince`, the `oneOf` filter,
+ * `email` and `q`, as the filters offer them.
+ */
+function filterShape(filters: KeysetListFilters): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {
-    limit: limitParameter,
-    offset: integerParameter('offset', { min: 0, max: MAX_LIST_OFFSET, default: 0 }).optional(),
-    cursor: textParameter('cursor', 1024)
-      .optional()
-      .describe('The nextCursor of the previous page; send the same limit, filters and sort'),
-    sort: z
-      .enum(LIST_SORTS, { error: `sort must be one of ${LIST_SORTS.join(', ')}` })
-      .optional()
-      .describe('createdAt (default), -createdAt, updatedAt or -updatedAt'),
     updatedSince: timestampParameter
       .optional()
       .describe('Only records changed at or after this ISO 8601 time'),
@@ -118,11 +113,49 @@ export function keysetListQuery(filters: KeysetListFilters) {
       .describe('Only contacts with this e-mail address, compared case-insensitively');
   }
   if (filters.search) {
-    shape.q = textParameter('q', 100)
-      .optional()
-      .describe('A case-insensitive prefix of the first name, the last name or the e-mail');
+    shape.q = textParameter('q', 100).optional().describe(filters.search.description);
   }
-  return z.strictObject(shape);
+  return shape;
+}
+
+/** @internal The query of a keyset list with these filters; unknown parameters are refused. */
+export function keysetListQuery(filters: KeysetListFilters) {
+  return z.strictObject({
+    limit: limitParameter,
+    offset: integerParameter('offset', { min: 0, max: MAX_LIST_OFFSET, default: 0 }).optional(),
+    cursor: textParameter('cursor', 1024)
+      .optional()
+      .describe('The nextCursor of the previous page; send the same limit, filters and sort'),
+    sort: z
+      .enum(LIST_SORTS, { error: `sort must be one of ${LIST_SORTS.join(', ')}` })
+      .optional()
+      .describe('createdAt (default), -createdAt, updatedAt or -updatedAt'),
+    ...filterShape(filters),
+  });
+}
+
+/**
+ * @internal The query of a keyset list's count (`GET <path>/count`): the list's filters, none of
+ * its paging or order; unknown parameters are refused, as the list refuses them.
+ */
+export function keysetCountQuery(filters: KeysetListFilters) {
+  return z.strictObject(filterShape(filters));
+}
+
+/**
+ * @internal The filters of a parsed list or count query as the store reads them
+ * ({@link KeysetFilterRequest}): what the count and every page of one query have in common.
+ */
+export function keysetFilterRequest(
+  filters: KeysetListFilters,
+  query: Partial<KeysetListQuery>,
+): KeysetFilterRequest {
+  return {
+    oneOf: filters.oneOf ? (query[filters.oneOf.parameter] as string[] | undefined) : undefined,
+    email: query.email,
+    q: query.q,
+    updatedSince: query.updatedSince,
+  };
 }
 
 /** @internal A parsed keyset list query. */

@@ -2,8 +2,15 @@ import { countSchema } from '@followup/sdk';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { problemResponses } from '../plugins/openapi.js';
+import { countKeysetRows, type KeysetListSource } from '../stores/resource-list-store.js';
 import { recordNotFound } from '../stores/resource-store.js';
-import { type KeysetListQuery, keysetListQuery, listPage } from './keyset-list.js';
+import {
+  type KeysetListQuery,
+  keysetCountQuery,
+  keysetFilterRequest,
+  keysetListQuery,
+  listPage,
+} from './keyset-list.js';
 import { offsetListQuery } from './list-query.js';
 import { idParams, type ResourceRouteContext, resourceTag } from './resource-definition.js';
 
@@ -12,20 +19,21 @@ const security = [{ bearerAuth: [] }];
 /**
  * @internal The reads of one resource family, behind its read capability: `GET <path>` (a keyset
  * list where the definition has `list`, else limit/offset, first key the collection, order
- * `createdAt, id`), `GET <path>/count` (v1.1, when the definition says so) and `GET <path>/:id`.
+ * `createdAt, id`), `GET <path>/count` (v1.1, when the definition says
+ * so; for a keyset list, the rows its filters match over all its pages) and `GET <path>/:id`.
  */
 export function resourceReadRoutes(app: FastifyInstance, context: ResourceRouteContext): void {
   const { definition, store, database, requireCapability } = context;
   const { name, path, collection, schemas } = definition;
   const tag = resourceTag(definition);
   const keyset = definition.list;
-  if (keyset) {
-    const source = {
-      table: collection,
-      columns: store.columns,
-      filters: keyset,
-      toItem: store.toItem,
-    };
+  const keysetSource: KeysetListSource | undefined = keyset && {
+    table: collection,
+    columns: store.columns,
+    filters: keyset,
+    toItem: store.toItem,
+  };
+  if (keyset && keysetSource) {
     app.get(
       path,
       {
@@ -50,7 +58,7 @@ export function resourceReadRoutes(app: FastifyInstance, context: ResourceRouteC
       },
       async (request) => {
         const query = request.query as KeysetListQuery;
-        const { items, nextCursor } = await listPage(database, source, query);
+        const { items, nextCursor } = await listPage(database, keysetSource, query);
         return { [collection]: items, nextCursor };
       },
     );
@@ -81,6 +89,14 @@ export function resourceReadRoutes(app: FastifyInstance, context: ResourceRouteC
         onRequest: requireCapability(definition.capabilities.read),
         schema: {
           summary: `Count ${collection} (v1.1)`,
+          ...(keyset
+            ? {
+                description:
+                  'How many records the list with these filters holds, over all its pages. ' +
+                  'Any parameter not listed here is a 400.',
+                querystring: keysetCountQuery(keyset),
+              }
+            : {}),
           tags: [tag],
           security,
           response: {
@@ -89,7 +105,13 @@ export function resourceReadRoutes(app: FastifyInstance, context: ResourceRouteC
           },
         },
       },
-      async () => ({ count: await store.countRecords(database) }),
+      async (request) => {
+        if (!keysetSource) return { count: await store.countRecords(database) };
+        const query = request.query as Partial<KeysetListQuery>;
+        const filters = keysetFilterRequest(keysetSource.filters, query);
+        const count = await countKeysetRows(database, { source: keysetSource, request: filters });
+        return { count };
+      },
     );
   }
 

@@ -33,7 +33,10 @@ export const contactStorage: ResourceRowShape = {
 export const contactListFilters: KeysetListFilters = {
   oneOf: { parameter: 'lifecycle', column: 'lifecycle', values: LIFECYCLE_VALUES, open: true },
   email: 'email',
-  search: ['first_name', 'last_name', 'email'],
+  search: {
+    columns: ['first_name', 'last_name', 'email'],
+    description: 'A case-insensitive prefix of the first name, the last name or the e-mail',
+  },
 };
 
 /**

@@ -17,10 +17,13 @@ export const dealStorage: ResourceRowShape = {
 
 /**
  * @internal The filters of a deals list, `GET /api/deals` and the web application's Deals page
- * alike: `stage` (repeatable, open to values added later).
+ * alike: `stage` (repeatable, open to values added later) and `q` (a case-insensitive prefix of
+ * the title, the one text of a deal people name it by; the currency is a code, the stage a
+ * filter of its own).
  */
 export const dealListFilters: KeysetListFilters = {
   oneOf: { parameter: 'stage', column: 'stage', values: DEAL_STAGE_VALUES, open: true },
+  search: { columns: ['title'], description: 'A case-insensitive prefix of the title' },
 };
 
 /** @internal The deal with this id, as the API returns it, or `undefined`. */

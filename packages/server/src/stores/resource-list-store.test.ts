@@ -17,7 +17,7 @@ const contacts: KeysetListSource = {
       open: true,
     },
     email: 'email',
-    search: ['first_name', 'last_name', 'email'],
+    search: { columns: ['first_name', 'last_name', 'email'], description: 'A prefix' },
   },
   toItem: (row) => itemFromRow(contactStorage, row),
 };

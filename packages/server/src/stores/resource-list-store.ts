@@ -15,8 +15,12 @@ export interface KeysetListFilters {
   };
   /** `email`: exact and case-insensitive, on this column. */
   email?: string;
-  /** `q`: a case-insensitive prefix of any of these columns. */
-  search?: readonly string[];
+  /**
+   * `q`: a case-insensitive prefix of any of these columns, each served by a
+   * `lower(column) text_pattern_ops` index (see {@link prefixSource}); `description` says which
+   * fields it searches, as the API reference shows it.
+   */
+  search?: { columns: readonly string[]; description: string };
 }
 
 /** @internal What a keyset page reads from. */
@@ -92,7 +96,7 @@ function filterClauses(
     conditions.push(`lower(${filters.email}) = lower(${parameter(request.email)})`);
   }
   if (filters.search && request.q !== undefined) {
-    searchFrom = prefixSource(source.table, filters.search, parameter(request.q));
+    searchFrom = prefixSource(source.table, filters.search.columns, parameter(request.q));
   }
   if (request.updatedSince !== undefined) {
     conditions.push(`updated_at >= ${parameter(request.updatedSince)}::timestamptz`);

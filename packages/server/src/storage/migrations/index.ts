@@ -20,6 +20,7 @@ import { deliveryPayload } from './0030-delivery-payload.js';
 import { subscriberPortal } from './0031-subscriber-portal.js';
 import { outboxTraceContext } from './0032-outbox-trace-context.js';
 import { endpointRateBudget } from './0033-endpoint-rate-budget.js';
+import { dealTitleSearch } from './0034-deal-title-search.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -70,6 +71,7 @@ export const migrations: readonly Migration[] = [
   { version: 31, name: 'subscriber-portal', sql: subscriberPortal },
   { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
   { version: 33, name: 'endpoint-rate-budget', sql: endpointRateBudget },
+  { version: 34, name: 'deal-title-search', sql: dealTitleSearch },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
