@@ -179,12 +179,31 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       .getByRole('link', { name: 'Deals' })
       .click();
     expect(await page.locator('main').textContent()).toContain('4 deals');
+    const titles = () => page.locator('main table a[href^="/deals/"]').allInnerTexts();
+    // The search box of Deals: the start of a title, whatever its case, with the stage.
+    await page.getByLabel('Search').fill('physio');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(new URL(page.url()).search).toBe('?q=physio&stage=');
+    expect(await titles()).toEqual(['Physiotherapy, 10 sessions']);
+    expect(await page.locator('main').textContent()).toContain('1 deal match');
+    expect(await page.getByLabel('Search').inputValue()).toBe('physio');
+    await page.getByLabel('Search').fill('');
     await page.getByLabel('Stage').selectOption('WON');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    expect(new URL(page.url()).search).toBe('?stage=WON');
-    expect(await page.locator('main table a[href^="/deals/"]').allInnerTexts()).toEqual([
-      'Knee surgery',
-    ]);
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(new URL(page.url()).search).toBe('?q=&stage=WON');
+    expect(await titles()).toEqual(['Knee surgery']);
+    await page.getByLabel('Search').fill('KNEE');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await titles()).toEqual(['Knee surgery']);
+    await page.getByLabel('Search').fill('follow');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(new URL(page.url()).search).toBe('?q=follow&stage=WON');
+    expect(await page.locator('main').textContent()).toContain('No deal matches.');
+    await page.getByLabel('Stage').selectOption('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await titles()).toEqual(['Follow-up visit']);
+    await page.goto(`${server.origin}/deals?stage=WON`);
+    expect(await titles()).toEqual(['Knee surgery']);
     await page.getByRole('link', { name: 'Knee surgery' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Knee surgery');
     await page.getByRole('link', { name: adaId }).click();
@@ -201,6 +220,8 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       ['contact-payload', `/contacts/${payloadId}`],
       ['contact-erased', `/contacts/${erasedId}`],
       ['deals', '/deals'],
+      ['deals-searched', '/deals?q=physio&stage=OPEN'],
+      ['deals-none', '/deals?q=zzz'],
       ['deal', `/deals/${dealId}`],
       ['contact-missing', '/contacts/con_missing'],
     ];

@@ -8,6 +8,7 @@ describe('Deals pages', () => {
 
   async function createDeals(
     stages: readonly string[],
+    title: (index: number) => string = (index) => `Deal ${index}`,
   ): Promise<{ contactId: string; ids: string[] }> {
     const { token } = await server().tokenFor('ADMIN');
     const headers = { authorization: `Bearer ${token}` };
@@ -26,7 +27,7 @@ describe('Deals pages', () => {
         headers,
         payload: {
           contactId,
-          title: `Deal ${index}`,
+          title: title(index),
           stage,
           amountCents: 100 * index,
           currency: 'EUR',
@@ -68,6 +69,66 @@ describe('Deals pages', () => {
     );
     expect((await browser.get('/deals?stage=LOST')).body).toContain('No deal is in this stage.');
     expect((await browser.get('/deals?stage=MAYBE')).statusCode).toBe(400);
+  });
+
+  it('searches titles as the API does, with the stage, counts the matches and keeps them in links', async () => {
+    const stages = Array.from({ length: 56 }, (_, index) => (index % 2 === 0 ? 'WON' : 'OPEN'));
+    // 54 renewals (two pages of WON and OPEN ones) and two others.
+    const title = (index: number) => (index < 54 ? `Renewal ${index}` : `Annual plan ${index}`);
+    await createDeals(stages, title);
+    const browser = await consoleBrowser(server(), 'READONLY');
+
+    const first = await browser.get('/deals?q=RENEWAL');
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('role="search"');
+    expect(first.body).toContain('value="RENEWAL"');
+    expect(first.body).toContain('<strong>54 deals</strong> match');
+    expect(titlesOn(first.body)).toHaveLength(50);
+    expect(titlesOn(first.body)[0]).toBe('Renewal 53');
+    // The same rows as GET /api/deals?q= answers, newest first.
+    const { token } = await server().tokenFor('READONLY');
+    const api = await server().app.inject({
+      url: '/api/deals?q=RENEWAL&limit=100&sort=-createdAt',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(titlesOn(first.body)).toEqual(
+      api
+        .json()
+        .deals.slice(0, 50)
+        .map((deal: { title: string }) => deal.title),
+    );
+    const next = /<a href="([^"]+)">Next page<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+    expect(next).toMatch(/^\/deals\?q=RENEWAL&after=/);
+    expect(titlesOn((await browser.get(next ?? '')).body)).toEqual([
+      'Renewal 3',
+      'Renewal 2',
+      'Renewal 1',
+      'Renewal 0',
+    ]);
+
+    const won = await browser.get('/deals?q=renewal&stage=WON');
+    expect(won.body).toContain('<strong>27 deals</strong> match');
+    expect(won.body).toContain('<option value="WON" selected>WON</option>');
+    const wonNext = /<a href="([^"]+)">Next page<\/a>/
+      .exec(won.body)?.[1]
+      ?.replaceAll('&amp;', '&');
+    expect(wonNext).toBeUndefined();
+    expect(titlesOn((await browser.get('/deals?q=annual')).body)).toEqual([
+      'Annual plan 55',
+      'Annual plan 54',
+    ]);
+    // A link made for one search is refused by another.
+    const other = await browser.get((next ?? '').replace('q=RENEWAL', 'q=RENEW'));
+    expect(other.statusCode).toBe(400);
+    expect(other.body).toContain('made for other filters');
+    const none = await browser.get('/deals?q=zz');
+    expect(none.body).toContain('No deal matches.');
+    expect(none.body).toContain('<strong>0 deals</strong> match');
+    for (const bad of [`/deals?q=${'a'.repeat(101)}`, '/deals?q=a%00b']) {
+      const response = await browser.get(bad);
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.headers['content-type'], bad).toMatch(/^text\/html/);
+    }
   });
 
   it("shows a deal's fields with its contact linked; an unknown id is the 404 page", async () => {

@@ -7,7 +7,7 @@ import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import { listTable } from './list-page.js';
 import { pageRoute, sendNotFoundPage, when, withPageErrors } from './page-helpers.js';
-import { choiceField, readRecordListPage, recordIdParam } from './record-list.js';
+import { choiceField, readRecordListPage, recordIdParam, searchField } from './record-list.js';
 import type { WebPage } from './web-page.js';
 
 /** @internal What every data page says: the console reads, the API writes. */
@@ -47,6 +47,7 @@ export const dealCells = `<td class="words"><a href="/deals/<%= encodeURICompone
 const listTemplate = defineTemplate<{
   deals: Record<string, unknown>[];
   stages: readonly string[];
+  q: string;
   stage: string;
   total: string;
   previous: string | null;
@@ -56,7 +57,10 @@ const listTemplate = defineTemplate<{
 }>(`
 <h1>Deals</h1>
 ${readOnlyNotice}
-<form method="get" action="/deals" class="filters">
+<form method="get" action="/deals" class="filters" role="search">
+<label for="q">Search
+<input id="q" name="q" type="search" value="<%= it.q %>" maxlength="100" placeholder="Start of a title">
+</label>
 <label for="stage">Stage
 <select id="stage" name="stage">
 <option value="">Any</option>
@@ -64,9 +68,9 @@ ${readOnlyNotice}
 <% } %>
 </select>
 </label>
-<button type="submit">Filter</button>
+<button type="submit">Search</button>
 </form>
-<p><strong><%= it.total %></strong><%= it.stage ? ' in this stage' : '' %>, newest first.</p>
+<p><strong><%= it.total %></strong><%= it.q ? ' match' : it.stage ? ' in this stage' : '' %>, newest first.</p>
 ${listTable({
   rows: 'deals',
   row: 'deal',
@@ -76,7 +80,7 @@ ${listTable({
 <td><a href="/contacts/<%= encodeURIComponent(deal.contactId) %>">View contact</a></td>
 <td><span class="no-break"><%= it.when(deal.createdAt) %></span></td>`,
   empty:
-    "<%= it.stage ? 'No deal is in this stage. Choose Any to see every deal.' : 'No deals yet. Deals are created through the API (POST /api/deals).' %>",
+    "<%= it.q ? 'No deal matches. Search matches the start of a title; clear the search or choose Any to see every deal.' : it.stage ? 'No deal is in this stage. Choose Any to see every deal.' : 'No deals yet. Deals are created through the API (POST /api/deals).' %>",
 })}
 <% if (it.previous || it.next) { %>
 <nav class="paging" aria-label="Pages">
@@ -106,27 +110,30 @@ ${readOnlyNotice}
 `);
 
 /**
- * @internal The Deals pages (deals.read), read-only: `/deals` (newest first, the `stage`
- * filter, keyset pages, the count) and `/deals/{id}`.
+ * @internal The Deals pages (deals.read), read-only: `/deals` (newest first, the search `q`
+ * (the start of a title) and the `stage` filter of the API, keyset pages, the count) and
+ * `/deals/{id}`.
  */
 export const dealsPages: WebPage =
   ({ database }) =>
   async (app: FastifyInstance) => {
     app.get('/deals', pageRoute('deals.read'), async (request, reply) =>
       withPageErrors(request, reply, '/deals', async () => {
+        const q = searchField(request.query);
         const stage = choiceField(request.query, 'stage', DEAL_STAGE_VALUES);
         const page = await readRecordListPage(database, {
           source: dealSource,
           path: '/deals',
           query: request.query,
-          filters: { stage },
-          request: stage ? { oneOf: [stage] } : {},
+          filters: { q, stage },
+          request: { ...(q ? { q } : {}), ...(stage ? { oneOf: [stage] } : {}) },
         });
         return sendPage(request, reply, {
           title: 'Deals',
           body: listTemplate.render({
             deals: page.items,
             stages: DEAL_STAGE_VALUES,
+            q,
             stage,
             total: countOf(page.total, 'deal'),
             previous: page.previous,
