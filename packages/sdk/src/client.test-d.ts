@@ -112,6 +112,14 @@ describe('the client surface', () => {
     client.contacts.list({ lifecycle: ['LEAD', 'SOMETHING_NEW'], q: 'ada', sort: '-updatedAt' });
     client.contacts.list({ email: 'a@example.com', updatedSince: new Date(), cursor: 'c' });
     client.deals.list({ stage: 'WON', updatedSince: '2026-03-01T00:00:00Z' });
+    client.deals.list({ q: 'annual', stage: ['OPEN', 'WON'], sort: '-createdAt' });
+    expectTypeOf(client.deals.count({ q: 'ann', stage: 'OPEN' })).resolves.toEqualTypeOf<number>();
+    expectTypeOf(client.deals.count({ timeout: 1000 })).resolves.toEqualTypeOf<number>();
+    client.deals.count({ q: 'ann' }, { timeout: 1000 });
+    // @ts-expect-error: q is text
+    client.deals.list({ q: 42 });
+    // @ts-expect-error: deals have no e-mail
+    client.deals.count({ email: 'a@example.com' });
     // @ts-expect-error: not an order the service knows
     client.contacts.list({ sort: 'name' });
     // @ts-expect-error: deals have no lifecycle

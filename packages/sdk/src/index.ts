@@ -87,7 +87,7 @@ export {
   type ListParams,
   type ListSort,
 } from './resources/crud-resource.js';
-export { type DealListParams, Deals } from './resources/deals.js';
+export { type DealListFilters, type DealListParams, Deals } from './resources/deals.js';
 export { Deliveries, type DeliveryListParams } from './resources/deliveries.js';
 export {
   DEFAULT_DELIVERY_STORE_ENTRIES,

@@ -126,6 +126,36 @@ describe('contacts and deals lists', () => {
     });
   });
 
+  it('searches deals by q with the other filters, and counts with the same filters', async () => {
+    const { client } = clientFor(keyset);
+    const before = keyset.requests.length;
+    await client.deals.list({ q: 'Annual p', stage: ['OPEN', 'WON'], sort: '-createdAt' });
+    expect(keyset.requests[before]).toMatchObject({
+      path: '/api/deals',
+      query: { q: 'Annual p', sort: '-createdAt' },
+      repeated: { stage: ['OPEN', 'WON'] },
+    });
+    keyset.script('GET', '/api/deals/count', { body: { count: 7 } });
+    const counted = await client.deals.count({
+      q: 'renewal',
+      stage: 'OPEN',
+      updatedSince: new Date('2026-03-01T10:00:00+01:00'),
+    });
+    expect(counted).toBe(7);
+    expect(keyset.requests.at(-1)).toMatchObject({
+      path: '/api/deals/count',
+      query: { q: 'renewal', stage: 'OPEN', updatedSince: '2026-03-01T09:00:00.000Z' },
+    });
+    // Filters and request options together; request options alone, as count always took them.
+    await client.deals.count({ q: 're' }, { headers: { 'x-trace': 'one' } });
+    expect(keyset.requests.at(-1)).toMatchObject({ query: { q: 're' } });
+    expect(keyset.requests.at(-1)?.headers['x-trace']).toBe('one');
+    await client.deals.count({ headers: { 'x-trace': 'two' } });
+    expect(keyset.requests.at(-1)?.query).toEqual({});
+    expect(keyset.requests.at(-1)?.headers['x-trace']).toBe('two');
+    expect(await client.deals.count()).toBe(30);
+  });
+
   it('walks by offset against a service without cursors', async () => {
     const { client } = clientFor(older);
     const seen: string[] = [];
@@ -154,6 +184,18 @@ describe('contacts and deals lists', () => {
       expect(() => client.contacts.list(params as never), JSON.stringify(params)).toThrow(
         ConfigurationError,
       );
+    }
+    const badDealFilters: unknown[] = [
+      { q: '' },
+      { q: 'x'.repeat(101) },
+      { q: 42 },
+      { stage: [] },
+      { updatedSince: 'yesterday' },
+    ];
+    for (const filters of badDealFilters) {
+      const label = JSON.stringify(filters);
+      expect(() => client.deals.list(filters as never), label).toThrow(ConfigurationError);
+      expect(() => client.deals.count(filters as never), label).toThrow(ConfigurationError);
     }
     expect(keyset.requests.length).toBe(before);
   });

@@ -167,12 +167,16 @@ export class CrudResource<
 
   /**
    * `GET <path>/count` (service v1.1), for the resources that have it: what their `count()`
-   * calls.
+   * calls, with the list filters it was given (already checked), if any.
    */
-  protected requestCount(options: RequestOptions | undefined): APIPromise<number> {
+  protected requestCount(
+    options: RequestOptions | undefined,
+    filters: Readonly<Record<string, QueryValue>> = {},
+  ): APIPromise<number> {
+    const path = `${this.#spec.path}/count`;
     return new APIPromise(
       this.http
-        .request({ method: 'GET', path: `${this.#spec.path}/count`, schema: countSchema, options })
+        .request({ method: 'GET', path, query: filters, schema: countSchema, options })
         .then(({ data, response, requestId }) => ({ data: data.count, response, requestId })),
     );
   }

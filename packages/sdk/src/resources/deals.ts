@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
 import type { HttpClient } from '../internal/http-client.js';
-import { checkOneOf } from '../internal/list-params.js';
+import { checkInstant, checkOneOf, checkText } from '../internal/list-params.js';
 import type { KeysetPage } from '../keyset-page.js';
 import type { PagePromise } from '../page-promise.js';
 import type { RequestOptions } from '../request-options.js';
@@ -15,19 +15,49 @@ import {
 import { CrudResource, type KeysetListParams, keysetList } from './crud-resource.js';
 
 /**
- * Parameters of `client.deals.list()`: paging (`limit`, `cursor` or `offset`), `sort`,
- * `updatedSince` and `stage`.
+ * The filters of a deals list, which `client.deals.count()` takes too: every one given must
+ * hold.
+ *
+ * @example
+ * ```ts
+ * const filters: DealListFilters = { q: 'renewal', stage: 'OPEN' };
+ * const open: number = await client.deals.count(filters);
+ * ```
+ */
+export interface DealListFilters {
+  /** Only deals in this stage, or in any of these (up to 20). */
+  stage?: DealStage | readonly DealStage[];
+  /**
+   * A case-insensitive prefix of the title (1 to 100 characters): `'ann'` finds "Annual plan"
+   * and "annex", not "Clinic annex".
+   */
+  q?: string;
+  /** Only deals changed at or after this instant (a `Date` or ISO 8601 text). */
+  updatedSince?: Date | string;
+}
+
+/**
+ * Parameters of `client.deals.list()`: paging (`limit`, `cursor` or `offset`), `sort`, and the
+ * deal filters (`stage`, `q`, `updatedSince`). Filters combine: every one given must hold.
  *
  * @example
  * ```ts
  * for await (const deal of client.deals.list({ stage: ['WON', 'LOST'], sort: '-updatedAt' })) {
  *   console.log(deal.title);
  * }
+ * const renewals = await client.deals.list({ q: 'renewal', stage: 'OPEN' });
  * ```
  */
-export interface DealListParams extends KeysetListParams {
-  /** Only deals in this stage, or in any of these (up to 20). */
-  stage?: DealStage | readonly DealStage[];
+export interface DealListParams extends KeysetListParams, DealListFilters {}
+
+const filterNames = ['stage', 'q', 'updatedSince'] as const;
+
+/** The filters as the service reads them, checked before any request. */
+function checkedFilters(filters: DealListFilters | undefined) {
+  return {
+    stage: checkOneOf('stage', filters?.stage),
+    q: checkText('q', filters?.q, 100),
+  };
 }
 
 /**
@@ -64,6 +94,9 @@ export class Deals extends CrudResource<
    * @example
    * ```ts
    * const won = await client.deals.list({ stage: 'WON' });
+   * for await (const deal of client.deals.list({ q: 'annual', sort: '-createdAt' })) {
+   *   console.log(deal.title);
+   * }
    * ```
    */
   override list(
@@ -74,7 +107,7 @@ export class Deals extends CrudResource<
       this.http,
       { path: '/api/deals', key: 'deals', schema: dealListSchema },
       params,
-      { stage: checkOneOf('stage', params?.stage) },
+      checkedFilters(params),
       options,
     );
   }
@@ -87,7 +120,28 @@ export class Deals extends CrudResource<
    * const total: number = await client.deals.count();
    * ```
    */
-  count(options?: RequestOptions): APIPromise<number> {
-    return this.requestCount(options);
+  count(options?: RequestOptions): APIPromise<number>;
+  /**
+   * How many deals a list with these filters holds, over all its pages
+   * (`GET /api/deals/count?q=…&stage=…`; filters need a service that takes them on the count).
+   *
+   * @throws {@link ConfigurationError} at once for a bad filter.
+   * @example
+   * ```ts
+   * const openRenewals: number = await client.deals.count({ q: 'renewal', stage: 'OPEN' });
+   * ```
+   */
+  count(filters: DealListFilters, options?: RequestOptions): APIPromise<number>;
+  count(first?: DealListFilters | RequestOptions, options?: RequestOptions): APIPromise<number> {
+    // One argument is filters when it names one, else the request options it always was.
+    const hasFilters =
+      options !== undefined ||
+      (first !== undefined && filterNames.some((name) => Object.hasOwn(first, name)));
+    if (!hasFilters) return this.requestCount(first as RequestOptions | undefined);
+    const filters = first as DealListFilters | undefined;
+    return this.requestCount(options, {
+      ...checkedFilters(filters),
+      updatedSince: checkInstant('updatedSince', filters?.updatedSince),
+    });
   }
 }
