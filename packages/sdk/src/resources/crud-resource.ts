@@ -14,7 +14,7 @@ import {
 import type { KeysetPage } from '../keyset-page.js';
 import type { OffsetPage } from '../offset-page.js';
 import { PagePromise } from '../page-promise.js';
-import type { RequestOptions } from '../request-options.js';
+import type { QueryParameter, RequestOptions } from '../request-options.js';
 import { countSchema } from '../schemas/count.js';
 import { INPUT_LIMITS } from '../wire/limits.js';
 import type { LIST_SORT_VALUES } from '../wire/list-sorts.js';
@@ -171,7 +171,7 @@ export class CrudResource<
    */
   protected requestCount(
     options: RequestOptions | undefined,
-    filters: Readonly<Record<string, QueryValue>> = {},
+    filters: Readonly<Record<string, QueryParameter>> = {},
   ): APIPromise<number> {
     const path = `${this.#spec.path}/count`;
     return new APIPromise(
