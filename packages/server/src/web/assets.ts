@@ -135,10 +135,12 @@ td .id code, dd .id code, td code.action { overflow-wrap: normal; }
 button.copy { font-size: .8rem; padding: 0 .4rem; margin-left: .3rem; background: var(--bg);
   color: var(--accent); vertical-align: baseline; }
 .actor .kind { white-space: nowrap; }
-dl.details { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 .75rem;
-  margin: 0; }
+/* A value wraps between words and never inside one: its column is at least its longest word
+   wide (the table scrolls instead), as "anywhere" let a narrow screen cut "password" in two. */
+dl.details { display: grid; grid-template-columns: max-content minmax(min-content, 1fr);
+  gap: 0 .75rem; margin: 0; }
 dl.details dt { font-weight: 600; }
-dl.details dd { margin: 0; overflow-wrap: anywhere; }
+dl.details dd { margin: 0; overflow-wrap: break-word; }
 .rate { font-size: 1.25rem; font-weight: 700; }
 /* A body as sent: lines kept whole, scrolled sideways (by keyboard too) rather than broken. */
 pre.scroll { white-space: pre; overflow-wrap: normal; overflow-x: auto; }
