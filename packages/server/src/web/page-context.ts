@@ -3,6 +3,7 @@ import { type Capability, hasCapability, roleCapabilities } from '../capabilitie
 import type { SignedInUser } from '../users/sessions.js';
 import { renderDocument } from './layout.js';
 import { type NavigationItem, navigationFor } from './navigation.js';
+import { PORTAL_COOKIE, SECURE_PORTAL_COOKIE } from './portal/portal-session-cookie.js';
 import { safeNext } from './safe-next.js';
 import { defineTemplate } from './templates.js';
 import { csrfToken } from './web-sessions.js';
@@ -133,9 +134,8 @@ export function sendTooManyRequestsPage(
   });
 }
 
-// The subscriber portal's session cookies (web/portal/portal-session-cookie.ts): named here, not
-// imported, since the portal's pages import this file.
-const PORTAL_COOKIES = ['followup_portal', '__Host-followup_portal'];
+// The subscriber portal's session cookies, as portal-session-cookie.ts names them.
+const PORTAL_COOKIES = [PORTAL_COOKIE, SECURE_PORTAL_COOKIE];
 
 const portalOnlyTemplate = defineTemplate<{ signIn: string }>(`
 <h1>Not allowed</h1>
