@@ -2,16 +2,12 @@ import type { LookupFunction } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
-import {
-  type ClaimedRow,
-  insertDeliveryAttempt,
-  recordDeliveryOutcome,
-} from '../stores/delivery-claim-store.js';
+import type { ClaimedRow } from '../stores/delivery-claim-store.js';
 import { startDeliveryAttemptSpan } from '../tracing/delivery-attempt-span.js';
 import type { ServerTracing } from '../tracing/server-tracing.js';
 import { attemptOutcome, type DeliveryAttemptObservation } from './attempt-outcome.js';
+import { createAttemptRecorder } from './attempt-recorder.js';
 import { buildDeliveryRequest } from './delivery-request.js';
-import { recordEndpointHealth } from './endpoint-health.js';
 import { type AttemptTimer, type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
 import { retryAfterMs } from './retry-after.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -40,19 +36,29 @@ export interface DeliveryAttempterOptions {
   onError: (error: unknown) => void;
   onAttempt?: ((attempt: DeliveryAttemptObservation) => void) | undefined;
   tracing?: ServerTracing | undefined;
+  /** The most attempts one transaction records: the worker's concurrency. */
+  maxBatch: number;
 }
 
 /**
  * @internal Makes one attempt of a claimed delivery: builds the signed request, posts it, and
  * records the attempt, the delivery's new state (delivered, a retry at the schedule's time or
- * the subscriber's `Retry-After`, or dead) and the endpoint's health in one transaction. Never
+ * the subscriber's `Retry-After`, or dead) and the endpoint's health in one transaction, with
+ * the attempts that ended while the last one was written (see attempt-recorder.ts). Never
  * rejects: a failure to record is told to `onError`, and the lease running out makes the
  * delivery due again, with the same id.
  */
 export function createDeliveryAttempter(
   options: DeliveryAttempterOptions,
 ): (row: ClaimedRow) => Promise<void> {
-  const { database, clock, newId, schedule, random, autoDisableAfterMs } = options;
+  const { clock, schedule, random } = options;
+  const recordAttempt = createAttemptRecorder({
+    database: options.database,
+    autoDisableAfterMs: options.autoDisableAfterMs,
+    clock,
+    newId: options.newId,
+    maxBatch: options.maxBatch,
+  });
 
   async function record(row: ClaimedRow, startedAt: number, result: DeliveryAttemptResult) {
     const attempts = row.attempts + 1;
@@ -66,21 +72,17 @@ export function createDeliveryAttempter(
       scheduled === undefined || asked === undefined ? scheduled : Math.max(scheduled, asked);
     const state =
       result.outcome === 'delivered' ? 'delivered' : wait === undefined ? 'dead' : 'pending';
-    await database.transaction(async (transaction) => {
-      await insertDeliveryAttempt(transaction, {
+    await recordAttempt({
+      attempt: {
         deliveryId: row.id,
         startedAt: new Date(startedAt),
         durationMs: result.durationMs,
         status: result.status ?? null,
         error: result.error ?? null,
         responseExcerpt: result.responseExcerpt ?? null,
-      });
-      await recordEndpointHealth(
-        transaction,
-        { endpointId: row.endpoint_id, deliveryId: row.id, result, now },
-        { autoDisableAfterMs, clock, newId },
-      );
-      await recordDeliveryOutcome(transaction, {
+      },
+      health: { endpointId: row.endpoint_id, deliveryId: row.id, result, now },
+      outcome: {
         id: row.id,
         leaseUntil: row.lease_until,
         state,
@@ -88,7 +90,7 @@ export function createDeliveryAttempter(
         status: result.status ?? null,
         error: result.error ?? null,
         now: new Date(now),
-      });
+      },
     });
   }
 

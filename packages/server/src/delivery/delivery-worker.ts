@@ -79,6 +79,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     onError,
     onAttempt: options.onAttempt,
     tracing: options.tracing,
+    maxBatch: concurrency,
   });
 
   // Fills the free slots with due deliveries until there are none, or no free slot. Resolves

@@ -1,7 +1,7 @@
 import type { Queryable } from '../storage/database.js';
 
 // The delivery worker's statements (delivery/delivery-worker.ts): claim due deliveries under a
-// lease, record an attempt and its outcome, and say when the next one is due.
+// lease and say when the next one is due. Attempts are recorded by attempt-record-store.ts.
 
 /** @internal A claimed delivery with its event and its endpoint's URL and secrets. */
 export interface ClaimedRow {
@@ -149,75 +149,6 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedRow[]> {
   const { rows } = await database.query<ClaimedRow>(CLAIM_DUE_DELIVERIES, claimParameters(claim));
   return rows;
-}
-
-/** @internal One attempt of a delivery, as recorded. */
-export interface DeliveryAttemptRecord {
-  deliveryId: string;
-  startedAt: Date;
-  durationMs: number;
-  status: number | null;
-  error: string | null;
-  responseExcerpt: Uint8Array | null;
-}
-
-/** @internal Records one attempt of a delivery. */
-export async function insertDeliveryAttempt(
-  transaction: Queryable,
-  attempt: DeliveryAttemptRecord,
-): Promise<void> {
-  await transaction.query(
-    `INSERT INTO delivery_attempts
-           (delivery_id, started_at, duration_ms, status, error, response_excerpt)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      attempt.deliveryId,
-      attempt.startedAt,
-      attempt.durationMs,
-      attempt.status,
-      attempt.error,
-      attempt.responseExcerpt,
-    ],
-  );
-}
-
-/** @internal A delivery's state after an attempt. */
-export interface DeliveryOutcome {
-  id: string;
-  /** The lease the attempt was made under. */
-  leaseUntil: string;
-  state: 'delivered' | 'pending' | 'dead';
-  /** When the next attempt is due, or `null`. */
-  nextAttemptAt: Date | null;
-  status: number | null;
-  error: string | null;
-  now: Date;
-}
-
-/**
- * @internal Counts an attempt on its delivery and sets its state, only while the worker still
- * holds the lease it made the attempt under: one that ran out may be another's now.
- */
-export async function recordDeliveryOutcome(
-  transaction: Queryable,
-  outcome: DeliveryOutcome,
-): Promise<void> {
-  await transaction.query(
-    `UPDATE deliveries
-            SET attempts = attempts + 1, state = $3, lease_until = NULL,
-                next_attempt_at = $4, last_status = $5, last_error = $6,
-                delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz ELSE delivered_at END
-          WHERE id = $1 AND lease_until = $2`,
-    [
-      outcome.id,
-      outcome.leaseUntil,
-      outcome.state,
-      outcome.nextAttemptAt,
-      outcome.status,
-      outcome.error,
-      outcome.now,
-    ],
-  );
 }
 
 /**

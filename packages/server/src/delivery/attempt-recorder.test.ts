@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/support/clock.js';
+import { useTestDatabase } from '../../test/support/database.js';
+import { createIdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import { claimDueDeliveries } from '../stores/delivery-claim-store.js';
+import { recordOutboxEvent } from '../stores/outbox-store.js';
+import { type AttemptRecord, createAttemptRecorder } from './attempt-recorder.js';
+import { fanOutEvents } from './fan-out.js';
+import type { DeliveryAttemptResult } from './post-delivery.js';
+import { createEndpointStore } from './webhook-endpoints.js';
+
+describe('the attempt recorder', () => {
+  const database = useTestDatabase();
+  const clock = manualClock();
+  const newId = createIdGenerator({ now: () => clock.now() });
+
+  /** The database, counting the transactions begun and failing the next `failures` of them. */
+  function counted(failures = 0) {
+    const seen = { transactions: 0 };
+    let failuresLeft = failures;
+    const counting: Database = Object.create(database());
+    counting.transaction = (callback) => {
+      seen.transactions += 1;
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        return Promise.reject(new Error('the database went away'));
+      }
+      return database().transaction(callback);
+    };
+    return { database: counting, seen };
+  }
+
+  /** `count` claimed deliveries of one new endpoint. */
+  async function claimed(count: number) {
+    const endpoint = await createEndpointStore({ database: database(), clock, newId }).add({
+      url: 'https://subscriber.example.com/hooks',
+      events: ['contact.created'],
+    });
+    for (let index = 0; index < count; index++) {
+      await recordOutboxEvent(
+        database(),
+        { event: 'contact.created', data: { id: newId('con') } },
+        { clock, newId },
+      );
+    }
+    while ((await fanOutEvents(database(), { clock, newId })) > 0);
+    const rows = await claimDueDeliveries(database(), {
+      now: clock.now(),
+      leaseMs: 20_000,
+      limit: count,
+      endpointConcurrency: count,
+      busyEndpoints: [],
+      busyCounts: [],
+    });
+    expect(rows).toHaveLength(count);
+    return { endpoint, rows };
+  }
+
+  function record(
+    row: Awaited<ReturnType<typeof claimed>>['rows'][number],
+    result: DeliveryAttemptResult,
+  ): AttemptRecord {
+    const now = clock.now();
+    const delivered = result.outcome === 'delivered';
+    return {
+      attempt: {
+        deliveryId: row.id,
+        startedAt: new Date(now),
+        durationMs: result.durationMs,
+        status: result.status ?? null,
+        error: result.error ?? null,
+        responseExcerpt: result.responseExcerpt ?? null,
+      },
+      health: { endpointId: row.endpoint_id, deliveryId: row.id, result, now },
+      outcome: {
+        id: row.id,
+        leaseUntil: row.lease_until,
+        state: delivered ? 'delivered' : 'pending',
+        nextAttemptAt: delivered ? null : new Date(now + 60_000),
+        status: result.status ?? null,
+        error: result.error ?? null,
+        now: new Date(now),
+      },
+    };
+  }
+
+  const ok: DeliveryAttemptResult = { outcome: 'delivered', status: 204, durationMs: 3 };
+  const failed: DeliveryAttemptResult = {
+    outcome: 'failed',
+    status: 500,
+    durationMs: 4,
+    responseExcerpt: new Uint8Array([0x6f, 0x6f, 0x70, 0x73, 0x00, 0xff]),
+  };
+
+  async function states() {
+    const { rows } = await database().query<{ state: string; attempts: number }>(
+      'SELECT state, attempts FROM deliveries ORDER BY id',
+    );
+    return rows;
+  }
+
+  it('writes the first attempt at once, alone, and those that end meanwhile in one transaction', async () => {
+    const { rows } = await claimed(5);
+    const { database: counting, seen } = counted();
+    const recordAttempt = createAttemptRecorder({
+      database: counting,
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    });
+    // All five end before the first one's transaction is done.
+    await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
+    expect(seen.transactions).toBe(2);
+    expect(await states()).toEqual(rows.map(() => ({ state: 'delivered', attempts: 1 })));
+    const attempts = await database().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM delivery_attempts WHERE status = 204',
+    );
+    expect(attempts.rows[0]?.n).toBe(5);
+  });
+
+  it('writes no more attempts in one transaction than its batch limit', async () => {
+    const { rows } = await claimed(7);
+    const { database: counting, seen } = counted();
+    const recordAttempt = createAttemptRecorder({
+      database: counting,
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 2,
+    });
+    await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
+    // One alone, then the six that waited, two at a time.
+    expect(seen.transactions).toBe(4);
+    expect((await states()).every((row) => row.state === 'delivered')).toBe(true);
+  });
+
+  it("keeps an endpoint's health in the order its attempts ended within one batch", async () => {
+    const { endpoint, rows } = await claimed(4);
+    const recordAttempt = createAttemptRecorder({
+      database: database(),
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    });
+    const [first, second, third, fourth] = rows as [
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+    ];
+    // The first is written alone; a failure, then two successes, then a failure, end meanwhile.
+    await Promise.all([
+      recordAttempt(record(first, ok)),
+      recordAttempt(record(second, failed)),
+      recordAttempt(record(third, ok)),
+      recordAttempt(record(fourth, failed)),
+    ]);
+    const { rows: kinds } = await database().query<{ event: string }>(
+      `SELECT event FROM outbox_events WHERE event LIKE 'endpoint.%' ORDER BY created_at, id`,
+    );
+    expect(kinds.map((row) => row.event)).toEqual([
+      'endpoint.failing',
+      'endpoint.recovered',
+      'endpoint.failing',
+    ]);
+    const { rows: health } = await database().query<{ failing_since: string | null }>(
+      'SELECT failing_since FROM webhook_endpoints WHERE id = $1',
+      [endpoint.id],
+    );
+    expect(health[0]?.failing_since).not.toBeNull();
+    const { rows: excerpts } = await database().query<{ response_excerpt: Uint8Array }>(
+      'SELECT response_excerpt FROM delivery_attempts WHERE status = 500',
+    );
+    expect(excerpts.map((row) => [...row.response_excerpt])).toEqual([
+      [...(failed.responseExcerpt as Uint8Array)],
+      [...(failed.responseExcerpt as Uint8Array)],
+    ]);
+  });
+
+  it('rejects every attempt of a batch whose transaction fails, and writes the next batch', async () => {
+    const { rows } = await claimed(3);
+    const { database: failing, seen } = counted(2);
+    const recordAttempt = createAttemptRecorder({
+      database: failing,
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    });
+    const [first, second, third] = rows as [
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+    ];
+    const settled = await Promise.allSettled([
+      recordAttempt(record(first, ok)),
+      recordAttempt(record(second, ok)),
+    ]);
+    expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    await recordAttempt(record(third, ok));
+    expect(seen.transactions).toBe(3);
+    expect((await states()).map((row) => row.state).sort()).toEqual([
+      'delivered',
+      'pending',
+      'pending',
+    ]);
+  });
+});

@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Database } from '../storage/database.js';
+import {
+  type DeliveryAttemptRecord,
+  type DeliveryOutcome,
+  insertDeliveryAttempts,
+  recordDeliveryOutcomes,
+} from '../stores/attempt-record-store.js';
+import { type EndpointAttempt, recordEndpointHealth } from './endpoint-health.js';
+
+/** @internal What is recorded of one attempt: the attempt, its endpoint's health, the outcome. */
+export interface AttemptRecord {
+  attempt: DeliveryAttemptRecord;
+  health: EndpointAttempt;
+  outcome: DeliveryOutcome;
+}
+
+/** @internal Options of {@link createAttemptRecorder}. */
+export interface AttemptRecorderOptions {
+  database: Database;
+  autoDisableAfterMs: number;
+  clock: Clock;
+  newId: IdGenerator;
+  /**
+   * The most attempts one transaction records (the worker's concurrency: no more can end
+   * while one is written).
+   */
+  maxBatch: number;
+}
+
+/**
+ * @internal Records attempts as they end, in as few transactions as the database's pace allows
+ * (group commit): the first attempt to end is written at once, alone; those that end while a
+ * transaction is under way are written together by the next one. An idle worker records each
+ * attempt as soon as it ends, as before; a busy one commits once for many attempts, so that the
+ * database's work per delivery falls as the rate rises instead of a queue forming behind one
+ * commit per attempt (measured on PGlite at 1,000 deliveries a second: see the README's speed
+ * section). Each promise settles when its attempt's transaction does; one that fails rejects
+ * every attempt of its batch, whose leases then run out and whose deliveries are made again.
+ */
+export function createAttemptRecorder(
+  options: AttemptRecorderOptions,
+): (record: AttemptRecord) => Promise<void> {
+  const { database, maxBatch } = options;
+  const dependencies = {
+    autoDisableAfterMs: options.autoDisableAfterMs,
+    clock: options.clock,
+    newId: options.newId,
+  };
+  type Waiting = { record: AttemptRecord; resolve: () => void; reject: (error: unknown) => void };
+  let waiting: Waiting[] = [];
+  let writing = false;
+
+  async function write(batch: readonly AttemptRecord[]): Promise<void> {
+    await database.transaction(async (transaction) => {
+      await insertDeliveryAttempts(
+        transaction,
+        batch.map((record) => record.attempt),
+      );
+      // Endpoint health in the order of the endpoints' ids, so that two instances' batches lock
+      // endpoint rows in one order and never wait for each other in a circle; each endpoint's
+      // attempts in the order they ended. A success after a success of the same endpoint changes
+      // nothing (its run of failures is already over) and is not written again.
+      const byEndpoint = [...batch].sort((a, b) =>
+        a.health.endpointId < b.health.endpointId
+          ? -1
+          : a.health.endpointId > b.health.endpointId
+            ? 1
+            : 0,
+      );
+      let previous: AttemptRecord | undefined;
+      for (const record of byEndpoint) {
+        const repeated =
+          previous?.health.endpointId === record.health.endpointId &&
+          previous.health.result.outcome === 'delivered' &&
+          record.health.result.outcome === 'delivered';
+        if (!repeated) await recordEndpointHealth(transaction, record.health, dependencies);
+        previous = record;
+      }
+      await recordDeliveryOutcomes(
+        transaction,
+        batch.map((record) => record.outcome),
+      );
+    });
+  }
+
+  async function drain(): Promise<void> {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(batch.length);
+      try {
+        await write(batch.map((entry) => entry.record));
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    writing = false;
+  }
+
+  return function recordAttempt(record: AttemptRecord): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      waiting.push({ record, resolve, reject });
+      if (!writing) void drain();
+    });
+  };
+}

@@ -1,0 +1,91 @@
+import type { Queryable } from '../storage/database.js';
+
+// What the delivery worker writes after its attempts (delivery/attempt-recorder.ts): the attempts
+// and the deliveries' new states, for every attempt of a batch in one statement each, so that
+// the work per attempt does not grow with the number of statements of a transaction.
+
+/** @internal One attempt of a delivery, as recorded. */
+export interface DeliveryAttemptRecord {
+  deliveryId: string;
+  startedAt: Date;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  responseExcerpt: Uint8Array | null;
+}
+
+/** @internal Records attempts of deliveries, in one statement. */
+export async function insertDeliveryAttempts(
+  transaction: Queryable,
+  attempts: readonly DeliveryAttemptRecord[],
+): Promise<void> {
+  if (attempts.length === 0) return;
+  // The excerpts travel as hex text: an array of byte strings has no portable text form.
+  await transaction.query(
+    `INSERT INTO delivery_attempts
+           (delivery_id, started_at, duration_ms, status, error, response_excerpt)
+     SELECT a.delivery_id, a.started_at, a.duration_ms, a.status, a.error,
+            decode(a.response_excerpt, 'hex')
+       FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[])
+            WITH ORDINALITY
+            AS a (delivery_id, started_at, duration_ms, status, error, response_excerpt, n)
+      ORDER BY a.n`,
+    [
+      attempts.map((attempt) => attempt.deliveryId),
+      attempts.map((attempt) => attempt.startedAt.toISOString()),
+      attempts.map((attempt) => attempt.durationMs),
+      attempts.map((attempt) => attempt.status),
+      attempts.map((attempt) => attempt.error),
+      attempts.map((attempt) =>
+        attempt.responseExcerpt === null
+          ? null
+          : Buffer.from(attempt.responseExcerpt).toString('hex'),
+      ),
+    ],
+  );
+}
+
+/** @internal A delivery's state after an attempt. */
+export interface DeliveryOutcome {
+  id: string;
+  /** The lease the attempt was made under. */
+  leaseUntil: string;
+  state: 'delivered' | 'pending' | 'dead';
+  /** When the next attempt is due, or `null`. */
+  nextAttemptAt: Date | null;
+  status: number | null;
+  error: string | null;
+  now: Date;
+}
+
+/**
+ * @internal Counts an attempt on each delivery and sets its state, in one statement, only while
+ * the worker still holds the lease it made the attempt under: one that ran out may be another's
+ * now. A batch holds at most one attempt of a delivery (a delivery is attempted again only after
+ * its outcome is recorded).
+ */
+export async function recordDeliveryOutcomes(
+  transaction: Queryable,
+  outcomes: readonly DeliveryOutcome[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  await transaction.query(
+    `UPDATE deliveries AS d
+        SET attempts = d.attempts + 1, state = o.state, lease_until = NULL,
+            next_attempt_at = o.next_attempt_at, last_status = o.status, last_error = o.error,
+            delivered_at = CASE WHEN o.state = 'delivered' THEN o.now ELSE d.delivered_at END
+       FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::int[],
+                   $6::text[], $7::timestamptz[])
+            AS o (id, lease_until, state, next_attempt_at, status, error, now)
+      WHERE d.id = o.id AND d.lease_until = o.lease_until`,
+    [
+      outcomes.map((outcome) => outcome.id),
+      outcomes.map((outcome) => outcome.leaseUntil),
+      outcomes.map((outcome) => outcome.state),
+      outcomes.map((outcome) => outcome.nextAttemptAt?.toISOString() ?? null),
+      outcomes.map((outcome) => outcome.status),
+      outcomes.map((outcome) => outcome.error),
+      outcomes.map((outcome) => outcome.now.toISOString()),
+    ],
+  );
+}
