@@ -1,5 +1,6 @@
 // What every benchmark of the repository reports with: the median of a run's rounds and the
 // machine it ran on. The benchmarks of the three packages import these (one copy each).
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /**
@@ -25,4 +26,22 @@ export function machineDescription() {
   const processors = cpus();
   const model = processors[0]?.model.trim() || 'unknown CPU';
   return `${processors.length} × ${model}, Node ${process.version}`;
+}
+
+/**
+ * The CPU time a process has used so far (user and system), in microseconds, read from Linux's
+ * `/proc/<pid>/stat`; `undefined` where that cannot be read (another system, a process gone).
+ * The clock tick is taken as 100 a second, Linux's `USER_HZ` on every architecture it runs on.
+ *
+ * @param {number} pid
+ * @returns {number | undefined}
+ */
+export function processCpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of stat (12 and 13 after the command's name).
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+  } catch {
+    return undefined;
+  }
 }

@@ -27,7 +27,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { machineDescription } from '../../../scripts/bench/measure.mjs';
+import { machineDescription, processCpuMicros } from '../../../scripts/bench/measure.mjs';
 import {
   createAccountStore,
   migrate,
@@ -121,6 +121,20 @@ function storages() {
           args: ['--database-url', benchUrl.href],
           open: () => openPostgresDatabase({ connectionString: benchUrl.href }),
           cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+          // The CPU time of the server's connections to the run's database, so far.
+          databaseCpuMicros: async () => {
+            const client = new pg.Client({ connectionString: url });
+            await client.connect();
+            try {
+              const { rows } = await client.query(
+                'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+                [name],
+              );
+              return rows.reduce((sum, row) => sum + (processCpuMicros(row.pid) ?? 0), 0);
+            } finally {
+              await client.end();
+            }
+          },
         };
       },
     });
@@ -193,6 +207,7 @@ async function startServer(storage) {
   const { url } = JSON.parse(line);
   return {
     url,
+    pid: server.pid,
     stop: async () => {
       if (server.exitCode !== null) return;
       const exited = once(server, 'exit');
@@ -284,6 +299,8 @@ async function paced(driver, rate, run) {
   try {
     const token = await prepare(storage, receiver.port);
     server = await startServer(storage);
+    const cpuBefore = processCpuMicros(server.pid);
+    const databaseCpuBefore = await storage.databaseCpuMicros?.();
     const { acknowledged, failed, endAt } = await pacedCreates({
       url: server.url,
       token,
@@ -295,6 +312,12 @@ async function paced(driver, rate, run) {
     const arrivedAfter10s = (await receiver.ask('count')).arrived;
     const arrived = await waitForArrivals(receiver, expected, performance.now() + DRAIN_LIMIT_MS);
     const { duplicates } = await receiver.ask('count');
+    const cpuAfter = processCpuMicros(server.pid);
+    const databaseCpuAfter = await storage.databaseCpuMicros?.();
+    const perDelivery = (before, after) =>
+      before === undefined || after === undefined || arrived === 0
+        ? undefined
+        : Math.round((after - before) / arrived);
     const measured = await latencies(receiver, acknowledged);
     const result = {
       driver: driver.name,
@@ -308,6 +331,8 @@ async function paced(driver, rate, run) {
       duplicates,
       ...measured,
       lastArrival: undefined,
+      serverCpuMicrosPerDelivery: perDelivery(cpuBefore, cpuAfter),
+      databaseCpuMicrosPerDelivery: perDelivery(databaseCpuBefore, databaseCpuAfter),
     };
     console.log(JSON.stringify(result));
     return result;
@@ -338,6 +363,12 @@ async function outage(driver) {
     const upAtMonotonic = performance.now();
     const arrived = await waitForArrivals(receiver, expected, upAtMonotonic + DRAIN_LIMIT_MS);
     const { duplicates } = await receiver.ask('count');
+    const cpuAfter = processCpuMicros(server.pid);
+    const databaseCpuAfter = await storage.databaseCpuMicros?.();
+    const perDelivery = (before, after) =>
+      before === undefined || after === undefined || arrived === 0
+        ? undefined
+        : Math.round((after - before) / arrived);
     const measured = await latencies(receiver, acknowledged);
     const result = {
       driver: driver.name,
@@ -394,19 +425,19 @@ const lines = [
       )}): run to show that the script works; the full run is \`npm run bench:delivery-scale -w @followup/server\` on a quiet machine.`
     : 'The full run.',
   '',
-  `Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end. ${ENDPOINTS} endpoints on one receiver process answering 204 at once, subscribed to \`contact.created\`; contacts created at a steady pace for ${SECONDS} s, each run on fresh data; the server is \`followup-server start\` with \`--delivery-retry-delays ${options['retry-delays']}\` and \`--rate-limit 0\`. Latency: from a create's 201 at the client to the webhook's arrival at the receiver.`,
+  `Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end. ${ENDPOINTS} endpoints on one receiver process answering 204 at once, subscribed to \`contact.created\`; contacts created at a steady pace for ${SECONDS} s, each run on fresh data; the server is \`followup-server start\` with \`--delivery-retry-delays ${options['retry-delays']}\` and \`--rate-limit 0\`. Latency: from a create's 201 at the client to the webhook's arrival at the receiver. CPU per delivery: the server process's CPU time (on PGlite the database's too, which runs inside it) and, on PostgreSQL, that of the server's database connections, from the first create until every webhook arrived, over the webhooks that arrived.`,
 ];
 for (const name of [...new Set(results.paced.map((result) => result.driver))]) {
   lines.push(
     '',
     `## ${name === 'pglite' ? 'PGlite' : 'PostgreSQL'}`,
     '',
-    '| Creates/s (deliveries/s) | Run | Creates | p50 | p95 | p99 | max | Backlog 10 s after | Never arrived | Duplicates |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| Creates/s (deliveries/s) | Run | Creates | p50 | p95 | p99 | max | Backlog 10 s after | Never arrived | Duplicates | Server CPU µs/delivery | Database CPU µs/delivery |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const result of results.paced.filter((entry) => entry.driver === name)) {
     lines.push(
-      `| ${result.rate} (${result.rate * ENDPOINTS}) | ${result.run} | ${result.creates}${refused(result.failedCreates)} | ${ms(result.p50Ms)} | ${ms(result.p95Ms)} | ${ms(result.p99Ms)} | ${ms(result.maxMs)} | ${result.backlogAfter10s} | ${result.missing} | ${result.duplicates} |`,
+      `| ${result.rate} (${result.rate * ENDPOINTS}) | ${result.run} | ${result.creates}${refused(result.failedCreates)} | ${ms(result.p50Ms)} | ${ms(result.p95Ms)} | ${ms(result.p99Ms)} | ${ms(result.maxMs)} | ${result.backlogAfter10s} | ${result.missing} | ${result.duplicates} | ${result.serverCpuMicrosPerDelivery ?? '–'} | ${result.databaseCpuMicrosPerDelivery ?? (name === 'pglite' ? 'in the server' : '–')} |`,
     );
   }
 }
