@@ -85,12 +85,18 @@ describe('the attempt recorder', () => {
     };
   }
 
-  const ok: DeliveryAttemptResult = { outcome: 'delivered', status: 204, durationMs: 3 };
+  const ok: DeliveryAttemptResult = {
+    outcome: 'delivered',
+    status: 204,
+    durationMs: 3,
+    error: undefined,
+  };
   const failed: DeliveryAttemptResult = {
     outcome: 'failed',
     status: 500,
     durationMs: 4,
-    responseExcerpt: new Uint8Array([0x6f, 0x6f, 0x70, 0x73, 0x00, 0xff]),
+    error: undefined,
+    responseExcerpt: Buffer.from([0x6f, 0x6f, 0x70, 0x73, 0x00, 0xff]),
   };
 
   async function states() {
@@ -175,8 +181,8 @@ describe('the attempt recorder', () => {
       'SELECT response_excerpt FROM delivery_attempts WHERE status = 500',
     );
     expect(excerpts.map((row) => [...row.response_excerpt])).toEqual([
-      [...(failed.responseExcerpt as Uint8Array)],
-      [...(failed.responseExcerpt as Uint8Array)],
+      [...(failed.responseExcerpt as Buffer)],
+      [...(failed.responseExcerpt as Buffer)],
     ]);
   });
 

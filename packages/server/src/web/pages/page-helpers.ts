@@ -1,13 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Capability } from '../../capabilities.js';
 import type { Clock } from '../../clock.js';
-import { FollowUpServerError } from '../../errors.js';
 import type { IdGenerator } from '../../ids.js';
-import { ProblemError } from '../../problem-error.js';
 import type { Queryable } from '../../storage/database.js';
 import type { AuditActor } from '../../stores/audit-store.js';
 import { FLASH_COOKIE, putFlash, takeFlash } from '../one-time-flash.js';
 import { pageContext, requirePageCapability, sendPage } from '../page-context.js';
+import { pageRefusalOf } from '../page-refusal.js';
 import { defineTemplate } from '../templates.js';
 
 /**
@@ -58,6 +57,9 @@ const errorTemplate = defineTemplate<{ title: string; message: string; back: str
 <p><a href="<%= it.back %>">Back</a></p>
 `);
 
+// The codes of a change that conflicts with the record's state, answered 409.
+const consoleConflicts: ReadonlySet<string> = new Set(['conflict']);
+
 /**
  * @internal Runs a page action; a refusal it throws (bad input, an unknown id, a conflict) is
  * answered as a page with its message and status, never a 500 and never a half-done change.
@@ -71,17 +73,9 @@ export async function withPageErrors(
   try {
     return await action();
   } catch (error) {
-    let status: number | undefined;
-    let message = '';
-    if (error instanceof ProblemError) {
-      status = error.status;
-      const fields = error.errors?.map((item) => `${item.path}: ${item.message}`).join('; ');
-      message = fields ? `${error.message} ${fields}` : error.message;
-    } else if (FollowUpServerError.isInstance(error)) {
-      status = /not_found$/.test(error.code) ? 404 : error.code === 'conflict' ? 409 : 400;
-      message = error.message;
-    }
-    if (status === undefined) throw error;
+    const refusal = pageRefusalOf(error, consoleConflicts);
+    if (refusal === undefined) throw error;
+    const { status, message } = refusal;
     return sendPage(request, reply, {
       title: 'That did not work',
       status,

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FollowUpServerError } from '../../errors.js';
 import type { PortalSession } from '../../portal/portal-sessions.js';
-import { ProblemError } from '../../problem-error.js';
 import { assetPaths } from '../assets.js';
+import { pageRefusalOf } from '../page-refusal.js';
 import { defineTemplate } from '../templates.js';
 import { portalCsrfToken } from './portal-session-cookie.js';
 
@@ -133,6 +132,10 @@ export function portalSessionOf(request: FastifyRequest): PortalSession {
   return session;
 }
 
+// The codes of a subscriber's change that conflicts with the state: retrying a delivery that
+// was delivered, or sending a test to a disabled endpoint.
+const portalConflicts: ReadonlySet<string> = new Set(['endpoint_disabled', 'delivery_delivered']);
+
 /**
  * @internal Runs a portal action; a refusal it throws (bad input, an id that is not the
  * subscriber's, a conflict) is a page with its message and status, never a 500.
@@ -146,21 +149,9 @@ export async function withPortalErrors(
   try {
     return await action();
   } catch (error) {
-    let status: number | undefined;
-    let message = '';
-    if (error instanceof ProblemError) {
-      status = error.status;
-      const fields = error.errors?.map((item) => `${item.path}: ${item.message}`).join('; ');
-      message = fields ? `${error.message} ${fields}` : error.message;
-    } else if (FollowUpServerError.isInstance(error)) {
-      status = /not_found$/.test(error.code)
-        ? 404
-        : error.code === 'endpoint_disabled' || error.code === 'delivery_delivered'
-          ? 409
-          : 400;
-      message = error.message;
-    }
-    if (status === undefined) throw error;
+    const refusal = pageRefusalOf(error, portalConflicts);
+    if (refusal === undefined) throw error;
+    const { status, message } = refusal;
     const title = status === 404 ? 'Not found' : 'That did not work';
     return sendPortalMessage(request, reply, { status, title, message, back });
   }
