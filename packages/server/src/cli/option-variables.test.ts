@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from '../../test/support/cli-io.js';
+import { TRACING_VARIABLES } from '../tracing/tracing-environment.js';
 import { deliveryOptions } from './delivery-options.js';
 import {
   OPTION_VARIABLES,
@@ -89,6 +90,31 @@ describe('the configuration of start', () => {
         new RegExp(`env\\.${variable}\\b|'${variable}'`).test(sources) ||
         withSwitches.includes(`env[OPTION_VARIABLES.${flag}]`);
       expect(read, `${variable} is read`).toBe(true);
+    }
+  });
+});
+
+describe('the OpenTelemetry variables of start', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  // The first column of the README's "Traces" table, a cell naming one variable or several.
+  const tracesTableVariables = (readme.split('\n### Traces\n')[1]?.split('\n### ')[0] ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('| `OTEL_'))
+    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`(OTEL_\w+)`/g)].map((m) => m[1]));
+
+  it('lists every one in --help, with what the SDK reads besides', () => {
+    const help = usage.split('(environment only)')[1] ?? '';
+    for (const variable of TRACING_VARIABLES) {
+      expect(help, `--help on ${variable}`).toMatch(new RegExp(`\\b${variable}\\b`));
+    }
+    expect(help).toContain('OTEL_BSP_*');
+  });
+
+  it('lists every one in the configuration table, as the Traces table does', () => {
+    expect(tracesTableVariables.toSorted()).toEqual([...TRACING_VARIABLES].toSorted());
+    const tracesRow = readmeConfigurationRows().find((row) => row.variable.includes('OTEL_'));
+    for (const variable of TRACING_VARIABLES) {
+      expect(tracesRow?.variable.split(/[\s,]+/), `${variable} in the table`).toContain(variable);
     }
   });
 });

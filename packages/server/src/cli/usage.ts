@@ -79,6 +79,21 @@ Commands:
                                           (LOG_FORMAT; default pretty on a terminal, else json)
       (environment only)                  the inbox webhook's secret: INBOX_WEBHOOK_SECRET
                                           EHR vendor secrets: EHR_WEBHOOK_SECRET_<KEY>
+                                          OpenTelemetry traces, exported only when asked for:
+                                          OTEL_EXPORTER_OTLP_ENDPOINT  the collector, such as
+                                            http://127.0.0.1:4318 (spans go to /v1/traces)
+                                          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the full URL instead
+                                          OTEL_EXPORTER_OTLP_PROTOCOL  http/protobuf (default),
+                                            http/json or grpc
+                                          OTEL_TRACES_EXPORTER  otlp (default once asked for),
+                                            console, or none to turn traces off
+                                          OTEL_SERVICE_NAME  default followup-server
+                                          OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG  which
+                                            traces are kept (default parentbased_always_on)
+                                          OTEL_PROPAGATORS  default tracecontext,baggage
+                                          OTEL_SDK_DISABLED  true turns everything off
+                                          OTEL_BSP_*, OTEL_EXPORTER_OTLP_HEADERS,
+                                            OTEL_RESOURCE_ATTRIBUTES, …: as the SDK documents them
   accounts create --name NAME --role ADMIN|MANAGER|AGENT|READONLY
   (accounts, tokens, endpoints, deliveries and receipts list print 100 rows at a time:
    --limit N, at most 1000, and --offset N; users list prints every user)

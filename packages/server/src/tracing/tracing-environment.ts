@@ -1,6 +1,24 @@
 /** The environment variables {@link tracingRequested} reads, as `start` receives them. */
 export type TracingEnvironment = Readonly<Record<string, string | undefined>>;
 
+/**
+ * @internal The OpenTelemetry variables `start` reads, or leaves to the Node SDK and documents (the
+ * README's "Traces" table): the one list that `--help` and that table are checked against. The
+ * SDK reads more (`OTEL_BSP_*`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`, …),
+ * which both name as working as the SDK documents them.
+ */
+export const TRACING_VARIABLES = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_SERVICE_NAME',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_PROPAGATORS',
+  'OTEL_SDK_DISABLED',
+] as const;
+
 /** @internal `service.name` when `OTEL_SERVICE_NAME` is not set. */
 export const DEFAULT_SERVICE_NAME = 'followup-server';
 
