@@ -2,18 +2,20 @@
 // What metrics and traces cost: the list and create benchmarks of server.bench.mjs (the built
 // server in a process of its own, autocannon on loopback, 20 connections, 64 tokens) on three
 // sides: off (neither), metrics (BENCH_METRICS=1 of server-process.mjs, as metrics.bench.mjs runs
-// it: scraped once per measure), and metrics + tracing (BENCH_TRACING=1 as well, the process
+// it: scraped once per measure), metrics + tracing (BENCH_TRACING=1 as well, the process
 // started with OTEL_TRACES_EXPORTER=otlp, OTEL_EXPORTER_OTLP_PROTOCOL=http/json and
 // OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/HTTP receiver this process runs, which answers 200 and
 // counts the spans: exporting costs the server what it costs against a collector, the
-// collector's own work aside). The sides alternate in one run, their order rotating each round,
+// collector's own work aside), and off again: a control, a second server without either, whose
+// difference from off is the machine's noise, the least a difference must exceed to be a cost.
+// The sides alternate in one run, their order rotating each round,
 // a fresh server process for each side of a round (a PGlite data directory belongs to one process
 // at a time), warmed up (BENCH_WARMUP seconds of the same load, not counted) before each measure.
 // The machine may be shared: only the ratios against off mean something, and the load average
 // is recorded beside them. On PGlite, and on PostgreSQL when FOLLOWUP_TEST_DATABASE_URL is set (a
 // database of its own, dropped afterwards). Writes bench/results-observability.md and .json.
-// BENCH_SECONDS (default 4), BENCH_WARMUP (default 3), BENCH_ROUNDS (default 6, a multiple of
-// the three sides so that each runs first, second and third as often), BENCH_CONTACTS (default
+// BENCH_SECONDS (default 4), BENCH_WARMUP (default 3), BENCH_ROUNDS (default 8, a multiple of
+// the four sides so that each runs first, second, third and fourth as often), BENCH_CONTACTS (default
 // 20000), BENCH_DRIVERS=pglite or postgres.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,7 +34,7 @@ import { issueRoleTokens, seedContacts } from './bench-data.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const DRIVERS = process.env.BENCH_DRIVERS?.split(',');
 const CONNECTIONS = 20;
@@ -40,8 +42,15 @@ const TOKENS = 64;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** The sides of a round, in the order of the first round; the next ones rotate it. */
-const SIDES = ['off', 'metrics', 'tracing'];
-const SIDE_TITLES = { off: 'off', metrics: 'metrics', tracing: 'metrics + tracing' };
+const SIDES = ['off', 'metrics', 'tracing', 'control'];
+const SIDE_TITLES = {
+  off: 'off',
+  metrics: 'metrics',
+  tracing: 'metrics + tracing',
+  control: 'off again',
+};
+/** The sides that run neither metrics nor traces. */
+const BARE_SIDES = new Set(['off', 'control']);
 
 function cpuMicros(pid) {
   try {
@@ -93,7 +102,11 @@ async function startSpanCounter() {
 }
 
 async function startServer(target, side, receiver) {
-  const env = { ...process.env, BENCH_METRICS: side === 'off' ? '0' : '1', BENCH_TRACING: '0' };
+  const env = {
+    ...process.env,
+    BENCH_METRICS: BARE_SIDES.has(side) ? '0' : '1',
+    BENCH_TRACING: '0',
+  };
   // The variables an operator sets for traces (README, "Traces"); nothing else of the SDK's is
   // configured, so its batching is its default. Never inherited by the other sides.
   for (const name of Object.keys(env)) if (name.startsWith('OTEL_')) delete env[name];
@@ -111,7 +124,10 @@ async function startServer(target, side, receiver) {
   });
   const lines = createInterface({ input: running.stdout })[Symbol.asyncIterator]();
   const base = (await lines.next()).value;
-  const metricsUrl = side === 'off' ? undefined : (await lines.next()).value;
+  const metricsUrl = BARE_SIDES.has(side) ? undefined : (await lines.next()).value;
+  // Scraped once now, so that the first scrape of a measure does not load fetch into this
+  // process, the load generator's, which would slow the load on the metrics side alone.
+  if (metricsUrl) await (await fetch(metricsUrl)).text();
   return { running, base, metricsUrl };
 }
 
@@ -314,20 +330,28 @@ const lines = [
   '# What metrics and traces cost',
   '',
   'Written by `bench/observability.bench.mjs` (`npm run bench:observability -w @followup/server`,',
-  'after a build). The list and create benchmarks of `server.bench.mjs` on three sides: off,',
+  'after a build). The list and create benchmarks of `server.bench.mjs` on four sides: off,',
   'metrics (`createServerMetrics` wired as `start --metrics-port` wires it, the listener scraped',
-  'once per measure) and metrics + tracing (the OpenTelemetry Node SDK as `start` loads it, with',
+  'once per measure), metrics + tracing (the OpenTelemetry Node SDK as `start` loads it, with',
   '`OTEL_TRACES_EXPORTER=otlp`, `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` and the endpoint of an',
   "OTLP receiver in the benchmark's process that answers 200 and counts the spans; the SDK's",
-  'default batching), alternating in one run with the order rotating each round, a fresh server',
-  `process for each side of a round, warmed up ${WARMUP} s before each measure; medians of the rounds.`,
-  'Throughput moves with the load of a shared machine; CPU time per request of the server',
-  'process holds up better. A positive change in CPU is what the side costs against off.',
+  'default batching) and off again (a control: a second server with neither), alternating in one',
+  'run with the order rotating each round, a fresh server process for each side of a round,',
+  `warmed up ${WARMUP} s before each measure; medians of the rounds. Throughput moves with the`,
+  'load of a shared machine, and the CPU time per request of the server process with its',
+  'throughput (fewer requests a turn of the event loop share less of its fixed work): off again',
+  "against off is the machine's noise, and a side's change smaller than it is no measured cost.",
+  'A positive change in CPU beyond it is what the side costs against off.',
   '',
   `Machine: ${run.machine}, load average (1 min) ${run.loadAverage.min.toFixed(1)} to ${run.loadAverage.max.toFixed(1)} during the measures. ${CONTACTS} contacts, ${ROUNDS} rounds of ${SECONDS} s per side and scenario, ${run.at}.`,
   '',
-  '| Driver | Scenario | req/s off | req/s metrics | req/s metrics + tracing | throughput metrics/off | throughput metrics + tracing/off | CPU µs/req off | CPU µs/req metrics | CPU µs/req metrics + tracing | CPU metrics/off | CPU metrics + tracing/off |',
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  `| Driver | Scenario | ${[
+    ...SIDES.map((side) => `req/s ${SIDE_TITLES[side]}`),
+    ...SIDES.slice(1).map((side) => `throughput ${SIDE_TITLES[side]}/off`),
+    ...SIDES.map((side) => `CPU µs/req ${SIDE_TITLES[side]}`),
+    ...SIDES.slice(1).map((side) => `CPU ${SIDE_TITLES[side]}/off`),
+  ].join(' | ')} |`,
+  `| --- | --- |${' ---: |'.repeat(SIDES.length * 4 - 2)}`,
 ];
 for (const { driver, rows } of results) {
   for (const [key, row] of Object.entries(rows)) {
