@@ -16,7 +16,10 @@
 // database of its own, dropped afterwards). Writes bench/results-observability.md and .json.
 // BENCH_SECONDS (default 4), BENCH_WARMUP (default 3), BENCH_ROUNDS (default 8, a multiple of
 // the four sides so that each runs first, second, third and fourth as often), BENCH_CONTACTS (default
-// 20000), BENCH_DRIVERS=pglite or postgres.
+// 20000), BENCH_DRIVERS=pglite or postgres. BENCH_RATE=N: every side is sent N requests a second
+// (autocannon's overallRate) rather than as many as it answers, so that the sides' CPU per
+// request is compared at one throughput (it falls as throughput rises); N must be below what
+// every side answers, which the throughput columns then show.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -37,7 +40,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const DRIVERS = process.env.BENCH_DRIVERS?.split(',');
-const CONNECTIONS = 20;
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+/** The load's options beside its requests: as many as answered, or BENCH_RATE a second. */
+const LOAD = { connections: 20, ...(RATE ? { overallRate: RATE } : {}) };
 const TOKENS = 64;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -141,7 +146,7 @@ async function stopServer({ running }) {
 async function measure(server, requests) {
   const warmup = await autocannon({
     url: server.base,
-    connections: CONNECTIONS,
+    ...LOAD,
     duration: WARMUP,
     requests,
   });
@@ -158,7 +163,7 @@ async function measure(server, requests) {
   const before = cpuMicros(server.running.pid);
   const result = await autocannon({
     url: server.base,
-    connections: CONNECTIONS,
+    ...LOAD,
     duration: SECONDS,
     requests,
   });
@@ -319,6 +324,7 @@ const run = {
   seconds: SECONDS,
   warmupSeconds: WARMUP,
   rounds: ROUNDS,
+  requestsPerSecondSent: RATE ?? null,
   contacts: CONTACTS,
   malformedTraceBodies: receiver.counted().malformed,
   at: new Date().toISOString(),
@@ -343,7 +349,7 @@ const lines = [
   "against off is the machine's noise, and a side's change smaller than it is no measured cost.",
   'A positive change in CPU beyond it is what the side costs against off.',
   '',
-  `Machine: ${run.machine}, load average (1 min) ${run.loadAverage.min.toFixed(1)} to ${run.loadAverage.max.toFixed(1)} during the measures. ${CONTACTS} contacts, ${ROUNDS} rounds of ${SECONDS} s per side and scenario, ${run.at}.`,
+  `Machine: ${run.machine}, load average (1 min) ${run.loadAverage.min.toFixed(1)} to ${run.loadAverage.max.toFixed(1)} during the measures. ${CONTACTS} contacts, ${ROUNDS} rounds of ${SECONDS} s per side and scenario, ${RATE ? `${RATE} requests a second sent to every side (BENCH_RATE)` : 'as many requests as each side answers'}, ${run.at}.`,
   '',
   `| Driver | Scenario | ${[
     ...SIDES.map((side) => `req/s ${SIDE_TITLES[side]}`),
