@@ -90,8 +90,10 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'test/web-browser.test.ts',
       'test/web-console-chrome.browser.test.ts',
       'test/web-console.browser.test.ts',
+      'test/web-data.browser.test.ts',
       'test/web-keyboard.browser.test.ts',
       'test/web-overview.browser.test.ts',
+      'test/web-readable-tables.browser.test.ts',
     ],
   },
   {
