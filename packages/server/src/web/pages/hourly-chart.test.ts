@@ -65,6 +65,17 @@ describe('renderHourlyChart', () => {
           }
         },
       ),
+      // Found by a run: rounding each height on its own ended this bar past the axis.
+      {
+        examples: [
+          [
+            [
+              [4868, 95133],
+              [53750, 0],
+            ],
+          ],
+        ],
+      },
     );
   });
 });

@@ -138,12 +138,14 @@ export function renderHourlyChart<Outcome extends string>(chart: HourlyChart<Out
     chart.series.forEach((series, seriesIndex) => {
       const count = hour.counts[series.key];
       if (count <= 0) return;
-      const height = (count / maximum) * plotHeight;
-      top -= height;
+      const bottom = top;
+      top -= (count / maximum) * plotHeight;
       const fill = fills[seriesIndex] as (typeof fills)[number];
+      // The edges are rounded, not the sizes: segments abut, and the bar ends at the axis
+      // (rounding each height on its own could add up past it).
       segments.push({
         y: round(top),
-        height: round(height),
+        height: round(round(bottom) - round(top)),
         ...fill,
         className: `${fill.className} chart-bar`,
       });
