@@ -60,6 +60,45 @@ interface TimelineRow {
 export const TIMELINE_KINDS = ['audit', 'event', 'delivery'] as const;
 
 /**
+ * @internal The statement {@link readContactTimeline} runs: `$1` the contact's id, `$2` the
+ * number of rows to answer, `$3` the kinds of entry. Its audit entries are read through
+ * `audit_entries_target` (migration 35), whose columns are this `WHERE`'s and this `ORDER BY`'s;
+ * the deals' ids are an array computed once (`= ANY (ARRAY(…))`), not `IN (subquery)`, which
+ * under an `OR` the planner can only check row by row, reading every deal's entry.
+ */
+export const READ_CONTACT_TIMELINE = `WITH subject_events AS (
+     SELECT id, event, data, created_at FROM outbox_events
+      WHERE (event LIKE 'contact.%' AND data->>'id' = $1)
+         OR (event LIKE 'deal.%' AND data->>'contactId' = $1)
+   ), subject_deals AS (
+     SELECT id FROM deals WHERE contact_id = $1
+     UNION SELECT data->>'id' FROM subject_events WHERE event LIKE 'deal.%'
+   )
+   SELECT * FROM (
+     SELECT 'audit' AS kind, id, occurred_at AS at, action AS name,
+            target_type AS subject_type, target_id AS subject_id, actor_type, actor_id,
+            metadata AS details, NULL AS endpoint_id, NULL AS state,
+            NULL::integer AS attempts, NULL::integer AS last_status
+       FROM audit_entries
+      WHERE (target_type = 'contact' AND target_id = $1)
+         OR (target_type = 'deal' AND target_id = ANY (ARRAY(SELECT id FROM subject_deals)))
+     UNION ALL
+     SELECT 'event', id, created_at, event,
+            CASE WHEN event LIKE 'deal.%' THEN 'deal' ELSE 'contact' END, data->>'id',
+            NULL, NULL, data, NULL, NULL, NULL, NULL
+       FROM subject_events
+     UNION ALL
+     SELECT 'delivery', delivery.id, delivery.created_at, event.event,
+            CASE WHEN event.event LIKE 'deal.%' THEN 'deal' ELSE 'contact' END,
+            event.data->>'id', NULL, NULL, NULL, delivery.endpoint_id, delivery.state,
+            delivery.attempts, delivery.last_status
+       FROM deliveries AS delivery JOIN subject_events AS event ON event.id = delivery.event_id
+   ) AS timeline
+   WHERE kind = ANY($3::text[])
+   ORDER BY at DESC, id DESC
+   LIMIT $2`;
+
+/**
  * @internal The newest `limit` entries of a contact's timeline (see {@link ContactTimelineEntry})
  * of the `kinds` asked for (default: all; a reader who may not read the audit log or deliveries
  * is not shown them), newest first (ties: by id, newest first), with `more` when older ones
@@ -74,40 +113,11 @@ export async function readContactTimeline(
     kinds?: readonly (typeof TIMELINE_KINDS)[number][] | undefined;
   },
 ): Promise<ContactTimeline> {
-  const { rows } = await queryable.query<TimelineRow>(
-    `WITH subject_events AS (
-       SELECT id, event, data, created_at FROM outbox_events
-        WHERE (event LIKE 'contact.%' AND data->>'id' = $1)
-           OR (event LIKE 'deal.%' AND data->>'contactId' = $1)
-     ), subject_deals AS (
-       SELECT id FROM deals WHERE contact_id = $1
-       UNION SELECT data->>'id' FROM subject_events WHERE event LIKE 'deal.%'
-     )
-     SELECT * FROM (
-       SELECT 'audit' AS kind, id, occurred_at AS at, action AS name,
-              target_type AS subject_type, target_id AS subject_id, actor_type, actor_id,
-              metadata AS details, NULL AS endpoint_id, NULL AS state,
-              NULL::integer AS attempts, NULL::integer AS last_status
-         FROM audit_entries
-        WHERE (target_type = 'contact' AND target_id = $1)
-           OR (target_type = 'deal' AND target_id IN (SELECT id FROM subject_deals))
-       UNION ALL
-       SELECT 'event', id, created_at, event,
-              CASE WHEN event LIKE 'deal.%' THEN 'deal' ELSE 'contact' END, data->>'id',
-              NULL, NULL, data, NULL, NULL, NULL, NULL
-         FROM subject_events
-       UNION ALL
-       SELECT 'delivery', delivery.id, delivery.created_at, event.event,
-              CASE WHEN event.event LIKE 'deal.%' THEN 'deal' ELSE 'contact' END,
-              event.data->>'id', NULL, NULL, NULL, delivery.endpoint_id, delivery.state,
-              delivery.attempts, delivery.last_status
-         FROM deliveries AS delivery JOIN subject_events AS event ON event.id = delivery.event_id
-     ) AS timeline
-     WHERE kind = ANY($3::text[])
-     ORDER BY at DESC, id DESC
-     LIMIT $2`,
-    [request.contactId, request.limit + 1, request.kinds ?? TIMELINE_KINDS],
-  );
+  const { rows } = await queryable.query<TimelineRow>(READ_CONTACT_TIMELINE, [
+    request.contactId,
+    request.limit + 1,
+    request.kinds ?? TIMELINE_KINDS,
+  ]);
   const entries = rows.slice(0, request.limit).map((row): ContactTimelineEntry => {
     const entry: ContactTimelineEntry = {
       kind: row.kind,

@@ -21,6 +21,7 @@ import { subscriberPortal } from './0031-subscriber-portal.js';
 import { outboxTraceContext } from './0032-outbox-trace-context.js';
 import { endpointRateBudget } from './0033-endpoint-rate-budget.js';
 import { dealTitleSearch } from './0034-deal-title-search.js';
+import { auditEntriesByTarget } from './0035-audit-entries-by-target.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -72,6 +73,7 @@ export const migrations: readonly Migration[] = [
   { version: 32, name: 'outbox-trace-context', sql: outboxTraceContext },
   { version: 33, name: 'endpoint-rate-budget', sql: endpointRateBudget },
   { version: 34, name: 'deal-title-search', sql: dealTitleSearch },
+  { version: 35, name: 'audit-entries-by-target', sql: auditEntriesByTarget },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */
