@@ -296,6 +296,14 @@ describe.skipIf(!browserAvailable)('the console chrome in Chromium', { timeout: 
       if (width > 375) problems.push(`${name}: ${width} px wide`);
       const broken = await page.evaluate<string[]>(brokenWords);
       if (broken.length > 0) problems.push(`${name}: broken words ${broken.join(', ')}`);
+      // A card shows a heading over a value only: none over an empty cell (a row with no action).
+      const emptyLabels = await page.$$eval('table.cards td[data-label]', (cells) =>
+        cells
+          .filter((cell) => cell.children.length === 0 && cell.textContent?.trim() === '')
+          .filter((cell) => getComputedStyle(cell).display !== 'none')
+          .map((cell) => cell.getAttribute('data-label')),
+      );
+      if (emptyLabels.length > 0) problems.push(`${name}: empty ${emptyLabels.join(', ')} shown`);
       // Each action of a table, brought into view (its region scrolls), lies on the screen.
       const actions = page.locator('td .row-actions :is(button, a, summary)');
       for (let index = 0; index < (await actions.count()); index++) {

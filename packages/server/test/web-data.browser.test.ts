@@ -261,4 +261,39 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       await page.context().close();
     }
   });
+
+  it('lines up the filter forms: each label on one line, each control on one line', async () => {
+    const page = await signedIn('ADMIN', { width: 1280 });
+    const misaligned: string[] = [];
+    for (const path of ['/contacts', '/deals']) {
+      await page.goto(`${server.origin}${path}`);
+      // A label's text is its first line; its control, the field under it.
+      const boxes = await page.$$eval('form.filters label', (labels) =>
+        labels.map((label) => {
+          const text = document.createRange();
+          text.selectNodeContents(label.firstChild as Node);
+          const control = label.querySelector('input, select')?.getBoundingClientRect();
+          return {
+            name: label.firstChild?.textContent?.trim() ?? '',
+            textTop: Math.round(text.getBoundingClientRect().top),
+            controlTop: Math.round(control?.top ?? Number.NaN),
+            controlBottom: Math.round(control?.bottom ?? Number.NaN),
+          };
+        }),
+      );
+      await saveScreenshot(page, `data-filters-${path.slice(1)}`);
+      const [first, ...others] = boxes;
+      for (const other of others) {
+        for (const edge of ['textTop', 'controlTop', 'controlBottom'] as const) {
+          if (other[edge] !== first?.[edge]) {
+            misaligned.push(
+              `${path}: ${other.name} ${edge} ${other[edge]}, ${first?.name} ${first?.[edge]}`,
+            );
+          }
+        }
+      }
+    }
+    await page.context().close();
+    expect(misaligned).toEqual([]);
+  });
 });

@@ -61,7 +61,12 @@ td code, td .url, .secret { overflow-wrap: anywhere; }
   clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 form.inline { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center;
   margin: 0 .4rem .4rem 0; }
-form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
+/* A filter form's labels on one line and their controls on the next: the labels take the height of
+   the tallest, and each control fills the row under its text, a select as tall as a text field
+   (the browser draws it a few pixels shorter); the button sits at the bottom, beside them. */
+form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: stretch; margin: 1rem 0; }
+form.filters label { grid-template-rows: auto 1fr; }
+form.filters > button { align-self: end; }
 .paging { display: flex; gap: 1.5rem; margin: 1rem 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; }
 dl.facts dt { font-weight: 600; }
@@ -172,6 +177,9 @@ button.danger-outline { background: var(--bg); color: var(--danger); border-colo
   table.cards td { border: 0; padding: .35rem 0; }
   table.cards td[data-label]::before { content: attr(data-label); display: block;
     font-size: .875rem; font-weight: 600; color: var(--muted); }
+  /* A cell with nothing in it (a row with no action): no heading over nothing. Its template
+     writes nothing between <td> and </td> then, not even a line break. */
+  table.cards td:empty { display: none; }
   table.cards caption { display: block; }
 }
 /* Issue token: "Custom number of days" shows only once chosen. A browser without :has(), or

@@ -60,8 +60,7 @@ ${listTable({
 <td><%= user.role %></td>
 <td><%= user.state %></td>
 <td><%= it.when(user.createdAt) %></td>
-<td>
-<% if (user.state !== 'disabled' && user.id !== it.me) { %>
+<td><% if (user.state !== 'disabled' && user.id !== it.me) { %>
 <div class="row-actions">
 <form method="post" action="/users/<%= encodeURIComponent(user.id) %>/role" class="inline">
 ${csrfPartial}
@@ -82,8 +81,7 @@ ${rowMenu({
 </form>`,
 })}
 </div>
-<% } %>
-</td>`,
+<% } %></td>`,
   empty: 'No users yet. Invite someone: they get a one-time link to choose a password.',
 })}
 ${pagingPartial}
