@@ -300,7 +300,8 @@ describe.skipIf(!browserAvailable)('the console chrome in Chromium', { timeout: 
       const emptyLabels = await page.$$eval('table.cards td[data-label]', (cells) =>
         cells
           .filter((cell) => cell.children.length === 0 && cell.textContent?.trim() === '')
-          .filter((cell) => getComputedStyle(cell).display !== 'none')
+          // Shown: a cell hidden (display: none) has no box.
+          .filter((cell) => cell.getClientRects().length > 0)
           .map((cell) => cell.getAttribute('data-label')),
       );
       if (emptyLabels.length > 0) problems.push(`${name}: empty ${emptyLabels.join(', ')} shown`);

@@ -47,6 +47,27 @@ const brokenWords = `(() => {
   return broken;
 })()`;
 
+/** Where a filter form's label shows its text and its control, in pixels from the top. */
+interface FilterBoxes {
+  name: string;
+  textTop: number;
+  controlTop: number;
+  controlBottom: number;
+}
+
+// Each label of the filter form: its text is its first line, its control the field under it.
+const filterBoxes = `[...document.querySelectorAll('form.filters label')].map((label) => {
+  const text = document.createRange();
+  text.selectNodeContents(label.firstChild);
+  const control = label.querySelector('input, select').getBoundingClientRect();
+  return {
+    name: label.firstChild.textContent.trim(),
+    textTop: Math.round(text.getBoundingClientRect().top),
+    controlTop: Math.round(control.top),
+    controlBottom: Math.round(control.bottom),
+  };
+})`;
+
 describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300_000 }, () => {
   const browser = useBrowser();
   let server: BrowserServer;
@@ -267,20 +288,7 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
     const misaligned: string[] = [];
     for (const path of ['/contacts', '/deals']) {
       await page.goto(`${server.origin}${path}`);
-      // A label's text is its first line; its control, the field under it.
-      const boxes = await page.$$eval('form.filters label', (labels) =>
-        labels.map((label) => {
-          const text = document.createRange();
-          text.selectNodeContents(label.firstChild as Node);
-          const control = label.querySelector('input, select')?.getBoundingClientRect();
-          return {
-            name: label.firstChild?.textContent?.trim() ?? '',
-            textTop: Math.round(text.getBoundingClientRect().top),
-            controlTop: Math.round(control?.top ?? Number.NaN),
-            controlBottom: Math.round(control?.bottom ?? Number.NaN),
-          };
-        }),
-      );
+      const boxes = await page.evaluate<FilterBoxes[]>(filterBoxes);
       await saveScreenshot(page, `data-filters-${path.slice(1)}`);
       const [first, ...others] = boxes;
       for (const other of others) {
