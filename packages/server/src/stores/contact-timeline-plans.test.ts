@@ -49,7 +49,7 @@ function literalOf(value: unknown): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The reads of `audit_entries` in the plan of `sql` run as a prepared statement with `values`. */
+/** The reads of `audit_entries` in the plan of the timeline's statement, prepared, run with `values`. */
 async function auditReadsOfStatement(
   database: Queryable,
   values: unknown[],
