@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import type { Queryable } from '../storage/database.js';
+import { RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
 import {
   CLAIM_DUE_DELIVERIES,
   claimParameters,
@@ -127,6 +128,16 @@ async function addBacklog(database: Queryable, from: number, count: number): Pro
   );
 }
 
+/** The endpoints the backlog's deliveries go to. */
+async function addEndpoints(database: Queryable): Promise<void> {
+  await database.query(
+    `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
+     SELECT id, 'https://' || id || '.example.com/', '{*}', 'active', 'whsec_x', $2, $2
+       FROM unnest($1::text[]) AS id`,
+    [ENDPOINTS, '2026-01-01T00:00:00.000Z'],
+  );
+}
+
 describe('the plans of delivery under a backlog', () => {
   const database = useTestDatabase();
 
@@ -164,12 +175,7 @@ describe('the plans of delivery under a backlog', () => {
   }
 
   it('plans each statement alike at 0, 10,000 and 100,000 pending, never reading a table whole', async () => {
-    await database().query(
-      `INSERT INTO webhook_endpoints (id, url, events, state, secret, created_at, updated_at)
-       SELECT id, 'https://' || id || '.example.com/', '{*}', 'active', 'whsec_x', $2, $2
-         FROM unnest($1::text[]) AS id`,
-      [ENDPOINTS, '2026-01-01T00:00:00.000Z'],
-    );
+    await addEndpoints(database());
     const plans = new Map<string, string[][]>();
     let pending = 0;
     for (const size of [0, 10_000, 100_000]) {
@@ -211,6 +217,39 @@ describe('the plans of delivery under a backlog', () => {
       expect(plans.get(`claim, ${plan} plan`)?.[0]).toContain(
         'outbox_trace_contexts by outbox_trace_contexts_pkey where (event_id = ev.id)',
       );
+    }
+  });
+
+  // The outcomes of a batch of attempts update the batch's deliveries by their key, however many
+  // others there are. (With none at all, a planner without statistics may read the empty table
+  // instead, which costs nothing; from 10,000 on, it must not.)
+  it("records a batch's outcomes by the deliveries' keys at 10,000 and 100,000 pending", async () => {
+    const ids = Array.from({ length: 32 }, (_, index) => `dlv_backlog_${index}`);
+    const values = [
+      ids,
+      ids.map(() => NOW),
+      ids.map(() => 'pending'),
+      ids.map(() => NOW),
+      ids.map(() => 500),
+      ids.map(() => 'http_500'),
+      ids.map(() => NOW),
+    ];
+    await addEndpoints(database());
+    let pending = 0;
+    for (const size of [10_000, 100_000]) {
+      await addBacklog(database(), pending, size - pending);
+      pending = size;
+      if (testDriver === 'postgres') await database().query('ANALYZE deliveries');
+      await database().transaction(async (transaction) => {
+        for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+          const reads = await planOf(transaction, RECORD_DELIVERY_OUTCOMES, values, mode);
+          expect({ size, mode, reads }).toEqual({
+            size,
+            mode,
+            reads: [expect.stringMatching(/^deliveries by deliveries_pkey where /)],
+          });
+        }
+      });
     }
   });
 });
