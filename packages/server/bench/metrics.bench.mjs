@@ -15,14 +15,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
+import { machineDescription, median, processCpuMicros } from '../../../scripts/bench/measure.mjs';
 import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
 
@@ -34,16 +34,6 @@ const DRIVERS = process.env.BENCH_DRIVERS?.split(',');
 const CONNECTIONS = 20;
 const TOKENS = 64;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-
-function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of stat (12 and 13 after the command's name).
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 async function startServer(target, metricsOn) {
   const running = spawn(process.execPath, [here('./server-process.mjs'), target], {
@@ -75,14 +65,14 @@ async function measure(server, requests) {
         1_000,
       )
     : undefined;
-  const before = cpuMicros(server.running.pid);
+  const before = processCpuMicros(server.running.pid);
   const result = await autocannon({
     url: server.base,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests,
   });
-  const after = cpuMicros(server.running.pid);
+  const after = processCpuMicros(server.running.pid);
   clearTimeout(scrape);
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);

@@ -23,7 +23,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
+import { machineDescription, median, processCpuMicros } from '../../../scripts/bench/measure.mjs';
 import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
 
@@ -56,16 +56,6 @@ const SIDE_TITLES = {
 };
 /** The sides that run neither metrics nor traces. */
 const BARE_SIDES = new Set(['off', 'control']);
-
-function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of stat (12 and 13 after the command's name).
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * An OTLP/HTTP JSON receiver as small as a collector's front can be: it answers 200 to
@@ -160,14 +150,14 @@ async function measure(server, requests) {
         1_000,
       )
     : undefined;
-  const before = cpuMicros(server.running.pid);
+  const before = processCpuMicros(server.running.pid);
   const result = await autocannon({
     url: server.base,
     ...LOAD,
     duration: SECONDS,
     requests,
   });
-  const after = cpuMicros(server.running.pid);
+  const after = processCpuMicros(server.running.pid);
   clearTimeout(scrape);
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${requests[0].path}: ${failures} failed requests`);
