@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import { type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
 import { READ_CONTACT_TIMELINE, TIMELINE_KINDS } from './contact-timeline-store.js';
 
@@ -10,14 +11,6 @@ import { READ_CONTACT_TIMELINE, TIMELINE_KINDS } from './contact-timeline-store.
 // plan the plan cache settles on after five runs. PostgreSQL's statistics are those an ANALYZE
 // leaves; PGlite never analyzes a table, so it plans without any (as in
 // delivery-backlog-plans.test.ts).
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
 
 /** How a plan reads `audit_entries`: each read's index and its conditions there, or `Seq Scan`. */
 function auditReadsOf(node: PlanNode): string[] {
@@ -41,34 +34,13 @@ function indexReadsOf(node: PlanNode): string[] {
   return [`by ${node['Index Name']} where ${bound}`];
 }
 
-/** A value as an SQL literal of unknown type (its parameter's type applies). */
-function literalOf(value: unknown): string {
-  const text = Array.isArray(value)
-    ? `{${value.map((item) => `"${item}"`).join(',')}}`
-    : `${value}`;
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
 /** The reads of `audit_entries` in the plan of the timeline's statement, prepared, run with `values`. */
 async function auditReadsOfStatement(
   database: Queryable,
   values: unknown[],
   mode: 'force_generic_plan' | 'force_custom_plan',
 ): Promise<string[]> {
-  await database.query(`SET plan_cache_mode = ${mode}`);
-  await database.query(`PREPARE explained AS ${READ_CONTACT_TIMELINE}`);
-  try {
-    // EXECUTE takes no placeholders: the values as literals, of the types the statement gave them.
-    const { rows } = await database.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE explained (${values.map(literalOf).join(', ')})`,
-    );
-    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
-    if (plan === undefined) throw new Error('EXPLAIN answered no plan');
-    return auditReadsOf(plan);
-  } finally {
-    await database.query('DEALLOCATE explained');
-    await database.query('RESET plan_cache_mode');
-  }
+  return auditReadsOf(await preparedPlanOf(database, READ_CONTACT_TIMELINE, values, mode));
 }
 
 describe('the plan of a contact timeline', () => {

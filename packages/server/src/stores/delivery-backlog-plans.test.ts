@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import { type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
 import { RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
 import {
@@ -20,14 +21,6 @@ import { INSERT_DELIVERIES_OF_EVENTS, TAKE_UNDISPATCHED_EVENTS } from './fan-out
 
 const NOW = '2026-03-01T09:00:00.000Z';
 const ENDPOINTS = Array.from({ length: 10 }, (_, index) => `wep_backlog_${index}`);
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
 
 /**
  * The tables a backlog fills (the trace contexts too, when traces are on): the plan must read
@@ -70,37 +63,14 @@ function indexReadsOf(relation: string, node: PlanNode): string[] {
   return [`${relation} by ${node['Index Name']} where ${bound}`];
 }
 
-/** A value as an SQL literal of unknown type (its parameter's type applies). */
-function literalOf(value: unknown): string {
-  const text = Array.isArray(value)
-    ? `{${value.map((item) => `"${String(item)}"`).join(',')}}`
-    : value instanceof Date
-      ? value.toISOString()
-      : String(value);
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
-/** The plan of `sql` run as a prepared statement with `values`, generic or made for them. */
+/** How the plan of `sql`, prepared and run with `values`, reads the backlog's tables. */
 async function planOf(
   database: Queryable,
   sql: string,
   values: unknown[],
   mode: 'force_generic_plan' | 'force_custom_plan',
 ): Promise<string[]> {
-  await database.query(`SET plan_cache_mode = ${mode}`);
-  await database.query(`PREPARE explained AS ${sql}`);
-  try {
-    // EXECUTE takes no placeholders: the values as literals, of the types the statement gave them.
-    const { rows } = await database.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE explained (${values.map(literalOf).join(', ')})`,
-    );
-    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
-    if (plan === undefined) throw new Error('EXPLAIN answered no plan');
-    return backlogReadsOf(plan);
-  } finally {
-    await database.query('DEALLOCATE explained');
-    await database.query('RESET plan_cache_mode');
-  }
+  return backlogReadsOf(await preparedPlanOf(database, sql, values, mode));
 }
 
 /**
