@@ -18,6 +18,24 @@ export function median(values) {
 }
 
 /**
+ * The `q` quantile of some numbers (`q` from 0 to 1), interpolated linearly between the two
+ * values around it, so that `quantile(values, 0.5)` is {@link median}'s value and the quartiles
+ * (0.25 and 0.75) bound the middle half of a run's rounds. `NaN` for none.
+ *
+ * @param {readonly number[]} values
+ * @param {number} q
+ * @returns {number}
+ */
+export function quantile(values, q) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.ceil(position);
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+}
+
+/**
  * The machine a benchmark ran on, for its results: `2 × AMD EPYC 7B13, Node v24.11.0`.
  *
  * @returns {string}
