@@ -14,10 +14,11 @@ import {
   type TimelineLine,
   timelineKinds,
 } from './contact-timeline-view.js';
-import { countOf, dealAmount, dealCells, readOnlyNotice } from './deals-pages.js';
+import { dealAmount, dealCells } from './deals-pages.js';
 import { listTable, PAGE_SIZE } from './list-page.js';
-import { pageRoute, sendNotFoundPage, when, withPageErrors } from './page-helpers.js';
-import { choiceField, readRecordListPage, recordIdParam, searchField } from './record-list.js';
+import { pageRoute, sendNotFoundPage, when } from './page-helpers.js';
+import { recordIdParam } from './record-list.js';
+import { countOf, defineRecordListView, readOnlyNotice } from './record-list-view.js';
 import type { WebPage } from './web-page.js';
 
 /** The most deals and timeline entries a contact's page shows. */
@@ -37,52 +38,31 @@ function nameOf(contact: Record<string, unknown>): string {
     .join(' ');
 }
 
-const listTemplate = defineTemplate<{
-  contacts: Record<string, unknown>[];
-  lifecycles: readonly string[];
-  q: string;
-  lifecycle: string;
-  total: string;
-  previous: string | null;
-  next: string | null;
-  name: (contact: Record<string, unknown>) => string;
-  when: (iso: string | null | undefined) => string;
-}>(`
-<h1>Contacts</h1>
-${readOnlyNotice}
-<form method="get" action="/contacts" class="filters" role="search">
-<label for="q">Search
-<input id="q" name="q" type="search" value="<%= it.q %>" maxlength="100" placeholder="Start of a name or e-mail">
-</label>
-<label for="lifecycle">Lifecycle
-<select id="lifecycle" name="lifecycle">
-<option value="">Any</option>
-<% for (const lifecycle of it.lifecycles) { %><option value="<%= lifecycle %>"<%= lifecycle === it.lifecycle ? ' selected' : '' %>><%= lifecycle %></option>
-<% } %>
-</select>
-</label>
-<button type="submit">Search</button>
-</form>
-<p><strong><%= it.total %></strong><%= it.q || it.lifecycle ? ' match' : '' %>, newest first.</p>
-${listTable({
-  rows: 'contacts',
-  row: 'contact',
-  label: 'Contacts',
-  columns: ['Name', 'E-mail', 'Lifecycle', 'Created'],
-  cells: `<td class="words"><a href="/contacts/<%= encodeURIComponent(contact.id) %>"><%= it.name(contact) %></a></td>
+const contactList = defineRecordListView({
+  title: 'Contacts',
+  path: '/contacts',
+  source: contactSource,
+  noun: 'contact',
+  searchPlaceholder: 'Start of a name or e-mail',
+  choice: { name: 'lifecycle', label: 'Lifecycle', values: LIFECYCLE_VALUES },
+  choiceMatch: ' match',
+  table: {
+    row: 'contact',
+    columns: ['Name', 'E-mail', 'Lifecycle', 'Created'],
+    cells: `<td class="words"><a href="/contacts/<%= encodeURIComponent(contact.id) %>"><%= it.name(contact) %></a></td>
 <td><span class="no-break"><%= contact.email ?? '—' %></span></td>
 <td><span class="no-break"><%= contact.lifecycle %></span></td>
 <td><span class="no-break"><%= it.when(contact.createdAt) %></span></td>`,
-  empty:
-    "<%= it.q || it.lifecycle ? 'No contact matches. Search matches the start of a first name, a last name or an e-mail address; clear the search or choose Any to see every contact.' : 'No contacts yet. Contacts are created through the API (POST /api/contacts).' %>",
-})}
-<% if (it.previous || it.next) { %>
-<nav class="paging" aria-label="Pages">
-<% if (it.previous) { %><a href="<%= it.previous %>">Previous page</a><% } %>
-<% if (it.next) { %><a href="<%= it.next %>">Next page</a><% } %>
-</nav>
-<% } %>
-`);
+  },
+  empty: {
+    search:
+      'No contact matches. Search matches the start of a first name, a last name or an e-mail address; clear the search or choose Any to see every contact.',
+    choice:
+      'No contact matches. Search matches the start of a first name, a last name or an e-mail address; clear the search or choose Any to see every contact.',
+    none: 'No contacts yet. Contacts are created through the API (POST /api/contacts).',
+  },
+  formatters: { name: nameOf },
+});
 
 const contactTemplate = defineTemplate<{
   contact: Record<string, unknown> | undefined;
@@ -165,32 +145,8 @@ export const contactsPages: WebPage =
     // Reads only: the store of the API's routes, for its readRecord.
     const contacts = resourceStore(contactTable({ clock, newId }), { clock, newId });
 
-    app.get('/contacts', pageRoute('contacts.read'), async (request, reply) =>
-      withPageErrors(request, reply, '/contacts', async () => {
-        const q = searchField(request.query);
-        const lifecycle = choiceField(request.query, 'lifecycle', LIFECYCLE_VALUES);
-        const page = await readRecordListPage(database, {
-          source: contactSource,
-          path: '/contacts',
-          query: request.query,
-          filters: { q, lifecycle },
-          request: { ...(q ? { q } : {}), ...(lifecycle ? { oneOf: [lifecycle] } : {}) },
-        });
-        return sendPage(request, reply, {
-          title: 'Contacts',
-          body: listTemplate.render({
-            contacts: page.items,
-            lifecycles: LIFECYCLE_VALUES,
-            q,
-            lifecycle,
-            total: countOf(page.total, 'contact'),
-            previous: page.previous,
-            next: page.next,
-            name: nameOf,
-            when,
-          }),
-        });
-      }),
+    app.get('/contacts', pageRoute('contacts.read'), (request, reply) =>
+      contactList.send(request, reply, database),
     );
 
     app.get('/contacts/:id', pageRoute('contacts.read'), async (request, reply) => {

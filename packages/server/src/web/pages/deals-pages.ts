@@ -5,13 +5,10 @@ import type { KeysetListSource } from '../../stores/resource-list-store.js';
 import { itemColumns, itemFromRow } from '../../stores/resource-rows.js';
 import { sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
-import { listTable } from './list-page.js';
-import { pageRoute, sendNotFoundPage, when, withPageErrors } from './page-helpers.js';
-import { choiceField, readRecordListPage, recordIdParam, searchField } from './record-list.js';
+import { pageRoute, sendNotFoundPage, when } from './page-helpers.js';
+import { recordIdParam } from './record-list.js';
+import { defineRecordListView, readOnlyNotice } from './record-list-view.js';
 import type { WebPage } from './web-page.js';
-
-/** @internal What every data page says: the console reads, the API writes. */
-export const readOnlyNotice = '<p class="muted">Read-only: changes are made through the API.</p>';
 
 /**
  * @internal A deal's amount as people read it: `$1,250.00`; an unknown currency code as
@@ -27,11 +24,6 @@ export function dealAmount(deal: Record<string, unknown>): string {
   }
 }
 
-/** @internal A count with its noun: `1 deal`, `150 deals`. */
-export function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 const dealSource: KeysetListSource = {
   table: 'deals',
   columns: itemColumns(dealStorage),
@@ -44,51 +36,29 @@ export const dealCells = `<td class="words"><a href="/deals/<%= encodeURICompone
 <td><span class="no-break"><%= deal.stage %></span></td>
 <td><span class="no-break"><%= it.amount(deal) %></span></td>`;
 
-const listTemplate = defineTemplate<{
-  deals: Record<string, unknown>[];
-  stages: readonly string[];
-  q: string;
-  stage: string;
-  total: string;
-  previous: string | null;
-  next: string | null;
-  amount: (deal: Record<string, unknown>) => string;
-  when: (iso: string | null | undefined) => string;
-}>(`
-<h1>Deals</h1>
-${readOnlyNotice}
-<form method="get" action="/deals" class="filters" role="search">
-<label for="q">Search
-<input id="q" name="q" type="search" value="<%= it.q %>" maxlength="100" placeholder="Start of a title">
-</label>
-<label for="stage">Stage
-<select id="stage" name="stage">
-<option value="">Any</option>
-<% for (const stage of it.stages) { %><option value="<%= stage %>"<%= stage === it.stage ? ' selected' : '' %>><%= stage %></option>
-<% } %>
-</select>
-</label>
-<button type="submit">Search</button>
-</form>
-<p><strong><%= it.total %></strong><%= it.q ? ' match' : it.stage ? ' in this stage' : '' %>, newest first.</p>
-${listTable({
-  rows: 'deals',
-  row: 'deal',
-  label: 'Deals',
-  columns: ['Title', 'Stage', 'Amount', 'Contact', 'Created'],
-  cells: `${dealCells}
+const dealList = defineRecordListView({
+  title: 'Deals',
+  path: '/deals',
+  source: dealSource,
+  noun: 'deal',
+  searchPlaceholder: 'Start of a title',
+  choice: { name: 'stage', label: 'Stage', values: DEAL_STAGE_VALUES },
+  choiceMatch: ' in this stage',
+  table: {
+    row: 'deal',
+    columns: ['Title', 'Stage', 'Amount', 'Contact', 'Created'],
+    cells: `${dealCells}
 <td><a href="/contacts/<%= encodeURIComponent(deal.contactId) %>">View contact</a></td>
 <td><span class="no-break"><%= it.when(deal.createdAt) %></span></td>`,
-  empty:
-    "<%= it.q ? 'No deal matches. Search matches the start of a title; clear the search or choose Any to see every deal.' : it.stage ? 'No deal is in this stage. Choose Any to see every deal.' : 'No deals yet. Deals are created through the API (POST /api/deals).' %>",
-})}
-<% if (it.previous || it.next) { %>
-<nav class="paging" aria-label="Pages">
-<% if (it.previous) { %><a href="<%= it.previous %>">Previous page</a><% } %>
-<% if (it.next) { %><a href="<%= it.next %>">Next page</a><% } %>
-</nav>
-<% } %>
-`);
+  },
+  empty: {
+    search:
+      'No deal matches. Search matches the start of a title; clear the search or choose Any to see every deal.',
+    choice: 'No deal is in this stage. Choose Any to see every deal.',
+    none: 'No deals yet. Deals are created through the API (POST /api/deals).',
+  },
+  formatters: { amount: dealAmount },
+});
 
 const dealTemplate = defineTemplate<{
   deal: Record<string, unknown>;
@@ -117,32 +87,8 @@ ${readOnlyNotice}
 export const dealsPages: WebPage =
   ({ database }) =>
   async (app: FastifyInstance) => {
-    app.get('/deals', pageRoute('deals.read'), async (request, reply) =>
-      withPageErrors(request, reply, '/deals', async () => {
-        const q = searchField(request.query);
-        const stage = choiceField(request.query, 'stage', DEAL_STAGE_VALUES);
-        const page = await readRecordListPage(database, {
-          source: dealSource,
-          path: '/deals',
-          query: request.query,
-          filters: { q, stage },
-          request: { ...(q ? { q } : {}), ...(stage ? { oneOf: [stage] } : {}) },
-        });
-        return sendPage(request, reply, {
-          title: 'Deals',
-          body: listTemplate.render({
-            deals: page.items,
-            stages: DEAL_STAGE_VALUES,
-            q,
-            stage,
-            total: countOf(page.total, 'deal'),
-            previous: page.previous,
-            next: page.next,
-            amount: dealAmount,
-            when,
-          }),
-        });
-      }),
+    app.get('/deals', pageRoute('deals.read'), (request, reply) =>
+      dealList.send(request, reply, database),
     );
 
     app.get('/deals/:id', pageRoute('deals.read'), async (request, reply) => {
