@@ -12,6 +12,11 @@ import { findDeliveryContent } from '../../stores/delivery-list-store.js';
 import { pageContext, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';
 import {
+  type DeliveryListData,
+  deliveryFiltersPartial,
+  deliveryTablePartial,
+} from './delivery-list-template.js';
+import {
   answerStart,
   type DeliveryStatus,
   deliveryStatus,
@@ -39,49 +44,31 @@ import { eventKindsText } from './webhook-endpoints-templates.js';
 // never an href), linked to our page about it.
 const endpointPartial = `<% const url = it.urlOf(delivery.endpointId); %><a href="/webhook-endpoints/<%= encodeURIComponent(delivery.endpointId) %>"><% if (url) { %><span class="url"><%= url %></span><% } else { %><code><%= it.shortId(delivery.endpointId) %></code><% } %></a>`;
 
-const listTemplate = defineTemplate<{
-  deliveries: DeliveryInfo[];
-  endpoints: { id: string; url: string }[];
-  urlOf: (endpointId: string) => string | undefined;
-  statusOf: (delivery: DeliveryInfo) => DeliveryStatus;
-  states: readonly string[];
-  filters: { endpoint: string; state: string };
-  paging: Paging;
-  csrfToken: string;
-  when: (iso: string | null | undefined) => string;
-  shortId: (id: string) => string;
-}>(`
+const listTemplate = defineTemplate<
+  DeliveryListData & {
+    deliveries: DeliveryInfo[];
+    urlOf: (endpointId: string) => string | undefined;
+    statusOf: (delivery: DeliveryInfo) => DeliveryStatus;
+    filters: { endpoint: string; state: string };
+    paging: Paging;
+    csrfToken: string;
+    when: (iso: string | null | undefined) => string;
+    shortId: (id: string) => string;
+  }
+>(`
 <h1>Deliveries</h1>
 <p>Each webhook sent to each endpoint, newest first, with its attempts.</p>
-<form method="get" action="/deliveries" class="filters">
-<label for="endpoint">Endpoint
-<select id="endpoint" name="endpoint">
-<option value="">Any</option>
-<% for (const endpoint of it.endpoints) { %><option value="<%= endpoint.id %>"<%= endpoint.id === it.filters.endpoint ? ' selected' : '' %>><%= endpoint.url %> (<%= endpoint.id %>)</option>
-<% } %>
-</select>
-</label>
-<label for="state">State
-<select id="state" name="state">
-<option value="">Any</option>
-<% for (const state of it.states) { %><option value="<%= state %>"<%= state === it.filters.state ? ' selected' : '' %>><%= state %></option>
-<% } %>
-</select>
-</label>
-<button type="submit">Filter</button>
-</form>
-${listTable({
-  rows: 'deliveries',
-  label: 'Deliveries',
-  row: 'delivery',
-  columns: ['Delivery', 'Event', 'Endpoint', 'State', 'Attempts', 'Last result', 'Created'],
-  cells: `<td>${idPartial('delivery.id', { href: "'/deliveries/' + encodeURIComponent(delivery.id)" })}</td>
-<td><code class="action"><%= delivery.event %></code></td>
-<td>${endpointPartial}</td>
-<td><% const status = it.statusOf(delivery); %>${deliveryStatusPartial}</td>
-<td><%= delivery.attempts %></td>
-<td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
-<td><span class="when"><%= it.when(delivery.createdAt) %></span></td>`,
+${deliveryFiltersPartial({ action: '/deliveries', kinds: false })}
+${deliveryTablePartial({
+  cells: {
+    delivery: idPartial('delivery.id', {
+      href: "'/deliveries/' + encodeURIComponent(delivery.id)",
+    }),
+    event: '<code class="action"><%= delivery.event %></code>',
+    endpoint: endpointPartial,
+    state: `<% const status = it.statusOf(delivery); %>${deliveryStatusPartial}`,
+    created: '<span class="when"><%= it.when(delivery.createdAt) %></span>',
+  },
   empty: `<% if (it.filters.endpoint || it.filters.state) { %>No delivery matches these filters.<% } else { %>No deliveries yet. Add a webhook endpoint; each event then makes one delivery to every endpoint that takes its kind (${eventKindsText}).<% } %>`,
 })}
 ${pagingPartial}

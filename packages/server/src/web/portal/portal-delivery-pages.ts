@@ -4,6 +4,11 @@ import type { DeliveryInfo } from '../../delivery/deliveries.js';
 import { TEST_EVENT_KIND } from '../../delivery/test-event.js';
 import type { PortalActions, PortalDelivery } from '../../portal/portal-actions.js';
 import { ProblemError } from '../../problem-error.js';
+import {
+  type DeliveryListData,
+  deliveryFiltersPartial,
+  deliveryTablePartial,
+} from '../pages/delivery-list-template.js';
 import { listTable } from '../pages/list-page.js';
 import { csrfPartial, textField, when } from '../pages/page-helpers.js';
 import { defineTemplate } from '../templates.js';
@@ -14,53 +19,27 @@ import { portalCsrfToken } from './portal-session-cookie.js';
 const deliveryKinds: readonly string[] = [...WEBHOOK_EVENT_KINDS, TEST_EVENT_KIND];
 const PAGE_SIZE = 50;
 
-const listTemplate = defineTemplate<{
-  deliveries: DeliveryInfo[];
-  endpoints: { id: string; url: string }[];
-  states: readonly string[];
-  kinds: readonly string[];
-  filters: { endpoint: string; state: string; kind: string };
-  next: string | null;
-  when: (iso: string | null | undefined) => string;
-}>(`
+const listTemplate = defineTemplate<
+  DeliveryListData & {
+    deliveries: DeliveryInfo[];
+    kinds: readonly string[];
+    filters: { endpoint: string; state: string; kind: string };
+    next: string | null;
+    when: (iso: string | null | undefined) => string;
+  }
+>(`
 <h1>Deliveries</h1>
 <p>Each webhook sent to your endpoints, oldest first, with its attempts.</p>
-<form method="get" action="/portal/deliveries" class="filters">
-<label for="endpoint">Endpoint
-<select id="endpoint" name="endpoint">
-<option value="">Any</option>
-<% for (const endpoint of it.endpoints) { %><option value="<%= endpoint.id %>"<%= endpoint.id === it.filters.endpoint ? ' selected' : '' %>><%= endpoint.url %> (<%= endpoint.id %>)</option>
-<% } %>
-</select>
-</label>
-<label for="state">State
-<select id="state" name="state">
-<option value="">Any</option>
-<% for (const state of it.states) { %><option value="<%= state %>"<%= state === it.filters.state ? ' selected' : '' %>><%= state %></option>
-<% } %>
-</select>
-</label>
-<label for="kind">Kind
-<select id="kind" name="kind">
-<option value="">Any</option>
-<% for (const kind of it.kinds) { %><option value="<%= kind %>"<%= kind === it.filters.kind ? ' selected' : '' %>><%= kind %></option>
-<% } %>
-</select>
-</label>
-<button type="submit">Filter</button>
-</form>
-${listTable({
-  rows: 'deliveries',
-  label: 'Deliveries',
-  row: 'delivery',
-  columns: ['Delivery', 'Event', 'Endpoint', 'State', 'Attempts', 'Last result', 'Created'],
-  cells: `<td><a href="/portal/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a></td>
-<td><%= delivery.event %></td>
-<td><code><%= delivery.endpointId %></code></td>
-<td><%= delivery.state %></td>
-<td><%= delivery.attempts %></td>
-<td><%= delivery.lastStatus ?? delivery.lastError ?? '—' %></td>
-<td><%= it.when(delivery.createdAt) %></td>`,
+${deliveryFiltersPartial({ action: '/portal/deliveries', kinds: true })}
+${deliveryTablePartial({
+  cells: {
+    delivery:
+      '<a href="/portal/deliveries/<%= encodeURIComponent(delivery.id) %>"><%= delivery.id %></a>',
+    event: '<%= delivery.event %>',
+    endpoint: '<code><%= delivery.endpointId %></code>',
+    state: '<%= delivery.state %>',
+    created: '<%= it.when(delivery.createdAt) %>',
+  },
   empty: `<% if (it.filters.endpoint || it.filters.state || it.filters.kind) { %>No delivery matches these filters.<% } else { %>No deliveries yet. Each event of a kind an endpoint takes makes one; <a href="/portal/endpoints">send a test event</a> to see one now.<% } %>`,
 })}
 <% if (it.next) { %><nav aria-label="Pages"><a href="<%= it.next %>">Next page</a></nav><% } %>
