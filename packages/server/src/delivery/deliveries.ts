@@ -45,7 +45,8 @@ export interface DeliveryAttemptInfo {
   responseBody: string | null;
 }
 
-function toInfo(row: DeliveryRow): DeliveryInfo {
+/** @internal A delivery's row as the operator, the API and the portal see it. */
+export function deliveryInfoOf(row: DeliveryRow): DeliveryInfo {
   return {
     id: row.id,
     eventId: row.event_id,
@@ -104,13 +105,13 @@ export function createDeliveryStore(options: {
         offset: filter.offset ?? 0,
         newestFirst: filter.newestFirst ?? false,
       });
-      return rows.map(toInfo);
+      return rows.map(deliveryInfoOf);
     },
 
     /** One delivery, or `undefined`. */
     async get(id: string): Promise<DeliveryInfo | undefined> {
       const row = await findDeliveryRow(database, id);
-      return row ? toInfo(row) : undefined;
+      return row ? deliveryInfoOf(row) : undefined;
     },
 
     /** The attempts of a delivery, oldest first: when, how long, the status or the error. */
@@ -165,7 +166,7 @@ export function createDeliveryStore(options: {
           },
           { clock, newId },
         );
-        return toInfo(row);
+        return deliveryInfoOf(row);
       });
     },
 
@@ -208,7 +209,7 @@ export function createDeliveryStore(options: {
           },
           { clock, newId },
         );
-        return rows.map(toInfo);
+        return rows.map(deliveryInfoOf);
       });
     },
   };

@@ -3,6 +3,7 @@ import {
   createDeliveryStore,
   type DeliveryAttemptInfo,
   type DeliveryInfo,
+  deliveryInfoOf,
 } from '../delivery/deliveries.js';
 import { type DeliveryAsSent, deliveryAsSent } from '../delivery/delivery-detail.js';
 import type { EndpointChange, EndpointSettingsInput } from '../delivery/endpoint-change.js';
@@ -23,7 +24,6 @@ import {
   findDeliveryContent,
   readDeliveryPage,
 } from '../stores/delivery-list-store.js';
-import type { DeliveryRow } from '../stores/delivery-store.js';
 import { findReplayEndpointId } from '../stores/portal-store.js';
 import { readEndpointPage } from '../stores/webhook-endpoint-list-store.js';
 
@@ -71,22 +71,6 @@ function pageOfRows<Row extends { id: string; cursor_at: string }, Item>(
   return {
     items: page.map(map),
     next: rows.length > limit && last ? { createdAt: last.cursor_at, id: last.id } : undefined,
-  };
-}
-
-function deliveryInfoOf(row: DeliveryRow): DeliveryInfo {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    event: row.event,
-    endpointId: row.endpoint_id,
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastStatus: row.last_status,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    deliveredAt: row.delivered_at,
   };
 }
 
