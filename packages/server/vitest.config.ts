@@ -44,6 +44,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'src/delivery/event-list.test.ts',
       'src/delivery/post-delivery.test.ts',
       'src/delivery/retry-after.test.ts',
+      'src/delivery/retry-delivery.test.ts',
       'src/delivery/retry-schedule.test.ts',
       'src/delivery/thin-event-data.test.ts',
       'src/delivery/static-headers.test.ts',

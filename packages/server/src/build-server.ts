@@ -266,7 +266,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       // The subscriber portal is a family of pages of its own (web/portal/), over web/pages/'s
       // helpers; listed here so that web/pages/ does not import it back.
       pages: [...webPages, portalPages].map((page) =>
-        page({ database, clock, newId, accounts, publicUrl, allowPrivateEndpoints }),
+        page({
+          database,
+          clock,
+          newId,
+          accounts,
+          publicUrl,
+          allowPrivateEndpoints,
+          onOutboxEvent: announce.onOutboxEvent,
+        }),
       ),
     }),
   );

@@ -7,6 +7,7 @@ import {
 } from '../delivery/deliveries.js';
 import { type DeliveryAsSent, deliveryAsSent } from '../delivery/delivery-detail.js';
 import type { EndpointChange, EndpointSettingsInput } from '../delivery/endpoint-change.js';
+import { retryDelivery } from '../delivery/retry-delivery.js';
 import { sendTestEvent } from '../delivery/test-event.js';
 import { toInfo, type WebhookEndpointInfo } from '../delivery/webhook-endpoint-info.js';
 import { createEndpointStore } from '../delivery/webhook-endpoints.js';
@@ -85,8 +86,10 @@ export function createPortalActions(options: {
   newId: IdGenerator;
   /** Whether endpoints may have private addresses (`--allow-private-endpoints`), as in the API. */
   allowPrivateEndpoints?: boolean;
+  /** Wakes the delivery worker after a retry, as the API's retry does. */
+  onOutboxEvent: () => void;
 }) {
-  const { database, clock, newId } = options;
+  const { database, clock, newId, onOutboxEvent } = options;
   // A subscriber is an outsider: the server's address policy applies to it as to the API.
   const endpoints = createEndpointStore({
     database,
@@ -191,7 +194,11 @@ export function createPortalActions(options: {
 
     async retryDelivery(subscriber: string, id: string) {
       await ownDelivery(subscriber, id);
-      return deliveries.retry(id, actorOf(subscriber), { exceptDelivered: false });
+      return retryDelivery(deliveries, id, {
+        actor: actorOf(subscriber),
+        force: true,
+        onOutboxEvent,
+      });
     },
 
     async replay(subscriber: string, replay: ReplayRequest) {

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { createDeliveryStore, type DeliveryInfo } from '../delivery/deliveries.js';
 import { deliveryAsSent } from '../delivery/delivery-detail.js';
+import { retryDelivery } from '../delivery/retry-delivery.js';
 import { TEST_EVENT_KIND } from '../delivery/test-event.js';
 import type { IdGenerator } from '../ids.js';
 import type { RequireCapability } from '../plugins/authentication.js';
@@ -189,11 +190,12 @@ export function deliveryRoutes(options: {
       },
       async (request, reply) => {
         const info = await withProblems(() =>
-          deliveries.retry(request.params.id, actorOf(request), {
-            exceptDelivered: request.body?.force !== true,
+          retryDelivery(deliveries, request.params.id, {
+            actor: actorOf(request),
+            force: request.body?.force === true,
+            onOutboxEvent: options.onOutboxEvent,
           }),
         );
-        options.onOutboxEvent();
         return reply.status(202).send(deliveryBody(info));
       },
     );

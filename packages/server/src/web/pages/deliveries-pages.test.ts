@@ -120,3 +120,33 @@ describe('Deliveries pages: readable', () => {
     ).toEqual([expect.objectContaining({ previousState: 'delivered' })]);
   });
 });
+
+describe('Deliveries pages: Retry now wakes the worker', () => {
+  // What the delivery worker hears: once per retry, as after POST /api/deliveries/{id}/retry,
+  // so that the delivery is sent now rather than at the worker's next poll.
+  let wakes = 0;
+  const server = useTestServer({
+    onOutboxEvent: () => {
+      wakes += 1;
+    },
+  });
+
+  it('wakes the delivery worker after a retry, and not after a refused one', async () => {
+    const { delivery } = await oneDelivery(server());
+    const browser = await consoleBrowser(server(), 'ADMIN');
+    wakes = 0;
+    const retried = await browser.post(`/deliveries/${delivery.id}/retry`);
+    expect(retried.statusCode).toBe(303);
+    expect(wakes).toBe(1);
+
+    await server().database.query(
+      `UPDATE deliveries SET state = 'delivered', attempts = 1, delivered_at = now(),
+         next_attempt_at = NULL`,
+    );
+    expect((await browser.post(`/deliveries/${delivery.id}/retry`)).statusCode).toBe(409);
+    expect(wakes).toBe(1);
+    const confirmed = await browser.post(`/deliveries/${delivery.id}/retry`, { confirm: 'yes' });
+    expect(confirmed.statusCode).toBe(303);
+    expect(wakes).toBe(2);
+  });
+});

@@ -6,6 +6,7 @@ import {
   deliveryStates,
 } from '../../delivery/deliveries.js';
 import { deliveryAsSent } from '../../delivery/delivery-detail.js';
+import { retryDelivery } from '../../delivery/retry-delivery.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { FollowUpServerError } from '../../errors.js';
 import { findDeliveryContent } from '../../stores/delivery-list-store.js';
@@ -152,7 +153,7 @@ ${listTable({
  * `followup-server deliveries …` and `POST /api/deliveries/{id}/retry` (with `force`) use it.
  */
 export const deliveriesPages: WebPage =
-  ({ database, clock, newId }) =>
+  ({ database, clock, newId, onOutboxEvent }) =>
   async (app: FastifyInstance) => {
     const guard = pageRoute('webhooks.manage');
     const deliveries = createDeliveryStore({ database, clock, newId });
@@ -254,8 +255,10 @@ export const deliveriesPages: WebPage =
         // A delivered one is sent again only when the form's box says so (Send again).
         const confirmed = textField(request.body, 'confirm', 10) === 'yes';
         try {
-          await deliveries.retry(request.params.id, actorOf(request), {
-            exceptDelivered: !confirmed,
+          await retryDelivery(deliveries, request.params.id, {
+            actor: actorOf(request),
+            force: confirmed,
+            onOutboxEvent,
           });
         } catch (error) {
           if (FollowUpServerError.isInstance(error) && error.code === 'delivery_delivered') {

@@ -17,6 +17,11 @@ export interface WebPageDependencies {
   publicUrl: string | undefined;
   /** `--allow-private-endpoints`: endpoint URLs may name private addresses. */
   allowPrivateEndpoints: boolean;
+  /**
+   * Wakes the delivery worker after a change that makes a delivery due (a retry), as the API's
+   * routes do: the server's `onOutboxEvent`.
+   */
+  onOutboxEvent: () => void;
 }
 
 /** @internal A page (or a family of pages): a Fastify plugin made from the dependencies. */

@@ -291,3 +291,38 @@ describe('the subscriber portal', () => {
     ).toBe(403);
   });
 });
+
+describe('the subscriber portal: Retry now wakes the worker', () => {
+  // As after POST /api/deliveries/{id}/retry: the delivery is sent now, not at the next poll.
+  let wakes = 0;
+  const server = useTestServer({
+    onOutboxEvent: () => {
+      wakes += 1;
+    },
+  });
+
+  it("wakes the delivery worker after retrying its own delivery, not after another's", async () => {
+    const { database, clock } = server();
+    const newId = createIdGenerator({ now: () => clock.now() });
+    const endpoints = createEndpointStore({ database, clock, newId });
+    const own = await endpoints.add({ url: 'https://hooks.acme.example/in', subscriber: 'acme' });
+    await endpoints.add({ url: 'https://hooks.globex.example/in', subscriber: 'globex' });
+    await recordOutboxEvent(
+      database,
+      { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
+      { clock, newId },
+    );
+    await fanOutEvents(database, { clock, newId });
+    const { rows } = await database.query<{ id: string; endpoint_id: string }>(
+      'SELECT id, endpoint_id FROM deliveries',
+    );
+    const ownDelivery = rows.find((row) => row.endpoint_id === own.id)?.id as string;
+    const otherDelivery = rows.find((row) => row.endpoint_id !== own.id)?.id as string;
+    const portal = await portalBrowser(server(), 'acme');
+    wakes = 0;
+    expect((await portal.post(`/portal/deliveries/${otherDelivery}/retry`)).statusCode).toBe(404);
+    expect(wakes).toBe(0);
+    expect((await portal.post(`/portal/deliveries/${ownDelivery}/retry`)).statusCode).toBe(303);
+    expect(wakes).toBe(1);
+  });
+});

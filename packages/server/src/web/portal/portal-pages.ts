@@ -37,9 +37,15 @@ const unusableMessage =
  * CSP, forms, the same-origin check of unsafe requests and `no-store` apply.
  */
 export const portalPages: WebPage =
-  ({ database, clock, newId, allowPrivateEndpoints }) =>
+  ({ database, clock, newId, allowPrivateEndpoints, onOutboxEvent }) =>
   async (app: FastifyInstance) => {
-    const actions = createPortalActions({ database, clock, newId, allowPrivateEndpoints });
+    const actions = createPortalActions({
+      database,
+      clock,
+      newId,
+      allowPrivateEndpoints,
+      onOutboxEvent,
+    });
     app.decorateRequest('portalSession', null);
     // Nothing here is part of the API: no page in the OpenAPI document.
     app.addHook('onRoute', (route) => {
