@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { portalLinkSchema } from '@followup/sdk';
 import { describe, expect, it } from 'vitest';
-import { cookieBrowser, portalLinkPath } from '../../test/support/portal.js';
+import { cookieBrowser } from '../../test/support/cookie-browser.js';
+import { portalLinkPath } from '../../test/support/portal.js';
 import { useTestServer } from '../../test/support/server.js';
 import type { Role } from '../tokens/role.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
-import { cookieBrowser, portalBrowser, portalLinkPath } from '../../../test/support/portal.js';
+import { cookieBrowser } from '../../../test/support/cookie-browser.js';
+import { portalBrowser, portalLinkPath } from '../../../test/support/portal.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { fanOutEvents } from '../../delivery/fan-out.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
