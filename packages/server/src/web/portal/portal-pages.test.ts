@@ -2,12 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
 import { cookieBrowser } from '../../../test/support/cookie-browser.js';
 import { portalBrowser, portalLinkPath } from '../../../test/support/portal.js';
-import { useTestServer } from '../../../test/support/server.js';
+import { type TestServer, useTestServer } from '../../../test/support/server.js';
 import { fanOutEvents } from '../../delivery/fan-out.js';
 import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../../ids.js';
 import { readAuditEntriesBefore } from '../../stores/audit-store.js';
 import { recordOutboxEvent } from '../../stores/outbox-store.js';
+
+/** One contact.created event fanned out: the id of its delivery to each endpoint, in order. */
+async function deliveriesTo(
+  server: TestServer,
+  endpointIds: readonly string[],
+): Promise<(string | undefined)[]> {
+  const { database, clock } = server;
+  const newId = createIdGenerator({ now: () => clock.now() });
+  await recordOutboxEvent(
+    database,
+    { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
+    { clock, newId },
+  );
+  await fanOutEvents(database, { clock, newId });
+  const { rows } = await database.query<{ id: string; endpoint_id: string }>(
+    'SELECT id, endpoint_id FROM deliveries',
+  );
+  return endpointIds.map((endpointId) => rows.find((row) => row.endpoint_id === endpointId)?.id);
+}
 
 describe('the subscriber portal', () => {
   const server = useTestServer();
@@ -109,19 +128,7 @@ describe('the subscriber portal', () => {
 
   it("shows and retries only deliveries to its subscriber's endpoints", async () => {
     const { own, other } = await twoSubscribers();
-    const { database, clock } = server();
-    const newId = createIdGenerator({ now: () => clock.now() });
-    await recordOutboxEvent(
-      database,
-      { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
-      { clock, newId },
-    );
-    await fanOutEvents(database, { clock, newId });
-    const { rows } = await database.query<{ id: string; endpoint_id: string }>(
-      'SELECT id, endpoint_id FROM deliveries',
-    );
-    const ownDelivery = rows.find((row) => row.endpoint_id === own.id)?.id as string;
-    const otherDelivery = rows.find((row) => row.endpoint_id === other.id)?.id as string;
+    const [ownDelivery, otherDelivery] = await deliveriesTo(server(), [own.id, other.id]);
     expect(ownDelivery).toBeDefined();
     expect(otherDelivery).toBeDefined();
 
@@ -304,21 +311,17 @@ describe('the subscriber portal: Retry now wakes the worker', () => {
 
   it("wakes the delivery worker after retrying its own delivery, not after another's", async () => {
     const { database, clock } = server();
-    const newId = createIdGenerator({ now: () => clock.now() });
-    const endpoints = createEndpointStore({ database, clock, newId });
-    const own = await endpoints.add({ url: 'https://hooks.acme.example/in', subscriber: 'acme' });
-    await endpoints.add({ url: 'https://hooks.globex.example/in', subscriber: 'globex' });
-    await recordOutboxEvent(
+    const endpoints = createEndpointStore({
       database,
-      { event: 'contact.created', data: { id: newId('con'), firstName: 'Ada', lastName: 'L' } },
-      { clock, newId },
-    );
-    await fanOutEvents(database, { clock, newId });
-    const { rows } = await database.query<{ id: string; endpoint_id: string }>(
-      'SELECT id, endpoint_id FROM deliveries',
-    );
-    const ownDelivery = rows.find((row) => row.endpoint_id === own.id)?.id as string;
-    const otherDelivery = rows.find((row) => row.endpoint_id !== own.id)?.id as string;
+      clock,
+      newId: createIdGenerator({ now: () => clock.now() }),
+    });
+    const own = await endpoints.add({ url: 'https://hooks.acme.example/in', subscriber: 'acme' });
+    const other = await endpoints.add({
+      url: 'https://hooks.globex.example/in',
+      subscriber: 'globex',
+    });
+    const [ownDelivery, otherDelivery] = await deliveriesTo(server(), [own.id, other.id]);
     const portal = await portalBrowser(server(), 'acme');
     wakes = 0;
     expect((await portal.post(`/portal/deliveries/${otherDelivery}/retry`)).statusCode).toBe(404);
