@@ -165,6 +165,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // src/web/console-fallback.ts); the fallback needs the sessions, made below.
   installProblemHandling(app, {
     notFoundPage: (request, reply) => notFoundPage(request, reply),
+    clock,
   });
   installOpenApi(app, { publicOrigin: publicUrl });
   // Verified tokens are remembered briefly; every change to tokens empties it (see the README).

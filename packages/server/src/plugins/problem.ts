@@ -2,12 +2,14 @@ import { STATUS_CODES } from 'node:http';
 import { type ProblemResponse, problemType } from '@followup/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type Clock, systemClock } from '../clock.js';
 import {
   ProblemError,
   type ProblemErrorOptions,
   type ProblemFieldError,
 } from '../problem-error.js';
 import { isDatabaseUnreachable } from '../storage/database-reachability.js';
+import { createShedLog } from './shed-log.js';
 
 /**
  * The body of every error response (RFC 9457): the SDK's `problemResponseSchema`, `type` being
@@ -177,6 +179,8 @@ export interface ProblemHandlingOptions {
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<FastifyReply> | undefined;
+  /** The time the lines of shed requests are spaced by (see `shed-log.ts`); the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -189,15 +193,15 @@ export function installProblemHandling(
   app: FastifyInstance,
   options: ProblemHandlingOptions = {},
 ): void {
+  const logShed = createShedLog(options.clock ?? systemClock);
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
     // An unreachable database is logged once when it goes and once when it returns
     // (watchReachability), not once per request.
     if (isDatabaseUnreachable(error))
       request.log.debug({ code: problem.code }, 'database unreachable');
-    // A saturated server says so once per request, without a stack: it is not a fault.
-    else if (problem.code === 'unavailable')
-      request.log.warn({ code: problem.code }, 'request shed');
+    // A saturated server says so once in a while, without a stack: it is not a fault.
+    else if (problem.code === 'unavailable') logShed(request.log);
     else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: problem.code, status: problem.status }, 'request refused');
     return sendProblem(request, reply, problem);

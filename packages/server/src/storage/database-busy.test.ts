@@ -105,4 +105,57 @@ describe('a saturated database', () => {
       await close();
     }
   });
+
+  it('logs the requests it sheds once, then as a count at most every 10 s, not one by one', async () => {
+    const refuse = async () => {
+      throw databaseBusyError();
+    };
+    const saturated: Database = {
+      driver: testDriver,
+      query: refuse,
+      transaction: refuse,
+      close: async () => {},
+    };
+    let now = Date.parse('2026-03-01T09:00:00.000Z');
+    const lines: Record<string, unknown>[] = [];
+    const app = buildServer({
+      database: saturated,
+      clock: { now: () => now },
+      logger: { level: 'info', stream: { write: (line) => void lines.push(JSON.parse(line)) } },
+    });
+    const shed = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/inbox/webhook',
+        payload: { from: 'ada@example.com', subject: 'Hello' },
+      });
+    const shedLines = () =>
+      lines.filter((line) => line.msg === 'requests shed: too many wait for the database');
+    try {
+      for (let index = 0; index < 5; index++) expect((await shed()).statusCode).toBe(503);
+      expect(shedLines()).toEqual([
+        expect.objectContaining({
+          msg: 'requests shed: too many wait for the database',
+          code: 'unavailable',
+          shedSinceLastLine: 0,
+        }),
+      ]);
+      // Each still has its request line, with its code.
+      const requestLines = lines.filter((line) => line.msg === 'request completed');
+      expect(requestLines).toHaveLength(5);
+      expect(requestLines.every((line) => line.code === 'unavailable')).toBe(true);
+
+      now += 9_999;
+      await shed();
+      expect(shedLines()).toHaveLength(1);
+      now += 1;
+      await shed();
+      expect(shedLines()).toEqual([
+        expect.objectContaining({ shedSinceLastLine: 0 }),
+        expect.objectContaining({ shedSinceLastLine: 5 }),
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
 });
