@@ -18,7 +18,6 @@
 // --drain-limit SECONDS (the longest wait for every webhook, 180). Writes
 // bench/results-delivery-scale.md and .json, saying when the run was a subset.
 import { fork, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +34,7 @@ import {
   openPostgresDatabase,
   runCli,
 } from '../dist/index.js';
+import { scratchPostgresDatabase } from './drivers.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const FULL = {
@@ -101,26 +101,15 @@ function storages() {
     console.log('postgres: skipped (set FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL)');
   }
   if (wanted.includes('postgres') && url) {
-    const admin = async (sql) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
     list.push({
       name: 'postgres',
       fresh: async () => {
-        const name = `followup_scale_${randomBytes(4).toString('hex')}`;
-        const benchUrl = new URL(url);
-        benchUrl.pathname = `/${name}`;
-        await admin(`CREATE DATABASE ${name}`);
+        const scratch = scratchPostgresDatabase(url, 'followup_scale');
+        await scratch.create();
         return {
-          args: ['--database-url', benchUrl.href],
-          open: () => openPostgresDatabase({ connectionString: benchUrl.href }),
-          cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+          args: ['--database-url', scratch.url],
+          open: () => openPostgresDatabase({ connectionString: scratch.url }),
+          cleanup: () => scratch.drop(),
           // The CPU time of the server's connections to the run's database, so far.
           databaseCpuMicros: async () => {
             const client = new pg.Client({ connectionString: url });
@@ -128,7 +117,7 @@ function storages() {
             try {
               const { rows } = await client.query(
                 'SELECT pid FROM pg_stat_activity WHERE datname = $1',
-                [name],
+                [scratch.name],
               );
               return rows.reduce((sum, row) => sum + (processCpuMicros(row.pid) ?? 0), 0);
             } finally {

@@ -1,6 +1,7 @@
 // The storage drivers a benchmark runs on: embedded PGlite always, and PostgreSQL when
 // FOLLOWUP_TEST_DATABASE_URL or DATABASE_URL is set, in a schema of its own dropped afterwards.
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 
 export function openDrivers() {
@@ -15,4 +16,30 @@ export function openDrivers() {
     });
   }
   return drivers;
+}
+
+/**
+ * A PostgreSQL database of its own for one benchmark, on the cluster `url` reaches: its `name`
+ * (`prefix` and 8 random hex digits), its `url`, `create()` and `drop()` (which ends its
+ * connections), each through a short connection to `url`'s database.
+ */
+export function scratchPostgresDatabase(url, prefix) {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = new URL(url);
+  databaseUrl.pathname = `/${name}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    name,
+    url: databaseUrl.href,
+    create: () => admin(`CREATE DATABASE ${name}`),
+    drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+  };
 }

@@ -13,7 +13,6 @@
 // (default 20000),
 // BENCH_DRIVERS=pglite or postgres.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,10 +20,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { machineDescription, median, processCpuMicros } from '../../../scripts/bench/measure.mjs';
 import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
+import { scratchPostgresDatabase } from './drivers.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -163,26 +162,15 @@ function drivers() {
   }
   const url = process.env.FOLLOWUP_TEST_DATABASE_URL;
   if (url && wanted('postgres')) {
-    const name = `followup_bench_${randomBytes(4).toString('hex')}`;
-    const benchUrl = new URL(url);
-    benchUrl.pathname = `/${name}`;
-    const admin = async (sql) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
+    const scratch = scratchPostgresDatabase(url, 'followup_bench');
     list.push({
       name: 'postgres',
-      target: benchUrl.href,
+      target: scratch.url,
       open: async () => {
-        await admin(`CREATE DATABASE ${name}`);
-        return openPostgresDatabase({ connectionString: benchUrl.href });
+        await scratch.create();
+        return openPostgresDatabase({ connectionString: scratch.url });
       },
-      cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+      cleanup: () => scratch.drop(),
     });
   }
   return list;

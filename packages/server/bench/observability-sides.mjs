@@ -3,7 +3,6 @@
 // per side, the drivers and their seeded data, the list and create loads, and one measure of a
 // load with the server's CPU time per request.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,10 +11,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { processCpuMicros } from '../../../scripts/bench/measure.mjs';
 import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
+import { scratchPostgresDatabase } from './drivers.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -213,27 +212,16 @@ export function drivers(wanted) {
   }
   const url = process.env.FOLLOWUP_TEST_DATABASE_URL;
   if (url && isWanted('postgres')) {
-    const name = `followup_bench_${randomBytes(4).toString('hex')}`;
-    const benchUrl = new URL(url);
-    benchUrl.pathname = `/${name}`;
-    const admin = async (sql) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
+    const scratch = scratchPostgresDatabase(url, 'followup_bench');
     list.push({
       name: 'postgres',
-      target: benchUrl.href,
+      target: scratch.url,
       open: async () => {
-        await admin(`CREATE DATABASE ${name}`);
-        return openPostgresDatabase({ connectionString: benchUrl.href });
+        await scratch.create();
+        return openPostgresDatabase({ connectionString: scratch.url });
       },
-      sideTarget: () => ({ target: benchUrl.href, release: () => {} }),
-      cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+      sideTarget: () => ({ target: scratch.url, release: () => {} }),
+      cleanup: () => scratch.drop(),
     });
   }
   return list;

@@ -38,6 +38,7 @@ import pg from 'pg';
 import { machineDescription, median } from '../../../scripts/bench/measure.mjs';
 import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
+import { scratchPostgresDatabase } from './drivers.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -463,28 +464,17 @@ function drivers() {
     });
   const url = process.env.FOLLOWUP_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (url && wanted('postgres')) {
-    const name = `followup_bench_${randomBytes(4).toString('hex')}`;
-    const benchUrl = new URL(url);
-    benchUrl.pathname = `/${name}`;
-    const admin = async (sql) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
+    const scratch = scratchPostgresDatabase(url, 'followup_bench');
     list.push({
       name: 'postgres',
-      target: benchUrl.href,
-      startArguments: ['--database-url', benchUrl.href],
-      postgresUrl: benchUrl.href,
+      target: scratch.url,
+      startArguments: ['--database-url', scratch.url],
+      postgresUrl: scratch.url,
       open: async () => {
-        await admin(`CREATE DATABASE ${name}`);
-        return openPostgresDatabase({ connectionString: benchUrl.href });
+        await scratch.create();
+        return openPostgresDatabase({ connectionString: scratch.url });
       },
-      cleanup: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+      cleanup: () => scratch.drop(),
     });
   }
   return list;
