@@ -352,12 +352,6 @@ async function outage(driver) {
     const upAtMonotonic = performance.now();
     const arrived = await waitForArrivals(receiver, expected, upAtMonotonic + DRAIN_LIMIT_MS);
     const { duplicates } = await receiver.ask('count');
-    const cpuAfter = processCpuMicros(server.pid);
-    const databaseCpuAfter = await storage.databaseCpuMicros?.();
-    const perDelivery = (before, after) =>
-      before === undefined || after === undefined || arrived === 0
-        ? undefined
-        : Math.round((after - before) / arrived);
     const measured = await latencies(receiver, acknowledged);
     const result = {
       driver: driver.name,
