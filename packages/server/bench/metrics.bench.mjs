@@ -14,16 +14,14 @@
 // BENCH_DRIVERS=pglite or postgres.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { machineDescription, median, processCpuMicros } from '../../../scripts/bench/measure.mjs';
-import { migrate, openPGliteDatabase, openPostgresDatabase } from '../dist/index.js';
+import { migrate } from '../dist/index.js';
 import { issueRoleTokens, seedContacts } from './bench-data.mjs';
-import { scratchPostgresDatabase } from './drivers.mjs';
+import { drivers } from './observability-sides.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -148,36 +146,8 @@ async function benchDriver(driver) {
   return { driver: driver.name, rows };
 }
 
-function drivers() {
-  const list = [];
-  const wanted = (name) => DRIVERS === undefined || DRIVERS.includes(name);
-  if (wanted('pglite')) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'followup-bench-metrics-'));
-    list.push({
-      name: 'pglite',
-      target: dataDir,
-      open: () => openPGliteDatabase({ dataDir }),
-      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-    });
-  }
-  const url = process.env.FOLLOWUP_TEST_DATABASE_URL;
-  if (url && wanted('postgres')) {
-    const scratch = scratchPostgresDatabase(url, 'followup_bench');
-    list.push({
-      name: 'postgres',
-      target: scratch.url,
-      open: async () => {
-        await scratch.create();
-        return openPostgresDatabase({ connectionString: scratch.url });
-      },
-      cleanup: () => scratch.drop(),
-    });
-  }
-  return list;
-}
-
 const results = [];
-for (const driver of drivers()) results.push(await benchDriver(driver));
+for (const driver of drivers(DRIVERS)) results.push(await benchDriver(driver));
 const run = {
   machine: machineDescription(),
   seconds: SECONDS,
