@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testDriver, uniqueSchemaName } from '../../test/support/database.js';
 import { buildServer } from '../build-server.js';
@@ -27,6 +28,23 @@ async function openSmallDatabase(): Promise<{ database: Database; close: () => P
       await database.close();
     },
   };
+}
+
+/** A database that refuses every query and transaction with `database_busy`. */
+function saturatedDatabase(): Database {
+  const refuse = async () => {
+    throw databaseBusyError();
+  };
+  return { driver: testDriver, query: refuse, transaction: refuse, close: async () => {} };
+}
+
+/** The open inbox (no secret configured) stores a message: its first query is refused. */
+function postToInbox(app: FastifyInstance) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/inbox/webhook',
+    payload: { from: 'ada@example.com', subject: 'Hello' },
+  });
 }
 
 describe('a saturated database', () => {
@@ -72,63 +90,28 @@ describe('a saturated database', () => {
   });
 
   it('answers a request refused for it 503 unavailable with Retry-After, as problem+json', async () => {
-    const { database, close } = await openSmallDatabase();
+    const app = buildServer({ database: saturatedDatabase(), logger: false });
     try {
-      const saturated: Database = {
-        ...database,
-        driver: database.driver,
-        query: async () => {
-          throw databaseBusyError();
-        },
-        transaction: async () => {
-          throw databaseBusyError();
-        },
-        close: () => database.close(),
-      };
-      const app = buildServer({ database: saturated, logger: false });
-      try {
-        // The open inbox (no secret configured) stores a message: its first query is refused.
-        const response = await app.inject({
-          method: 'POST',
-          url: '/api/inbox/webhook',
-          payload: { from: 'ada@example.com', subject: 'Hello' },
-        });
-        expect(response.statusCode).toBe(503);
-        expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-        expect(response.headers['retry-after']).toBe('1');
-        expect(response.json()).toMatchObject({ code: 'unavailable', status: 503 });
-        expect(response.headers['x-request-id']).toBe(response.json().requestId);
-      } finally {
-        await app.close();
-      }
+      const response = await postToInbox(app);
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.json()).toMatchObject({ code: 'unavailable', status: 503 });
+      expect(response.headers['x-request-id']).toBe(response.json().requestId);
     } finally {
-      await close();
+      await app.close();
     }
   });
 
   it('logs the requests it sheds once, then as a count at most every 10 s, not one by one', async () => {
-    const refuse = async () => {
-      throw databaseBusyError();
-    };
-    const saturated: Database = {
-      driver: testDriver,
-      query: refuse,
-      transaction: refuse,
-      close: async () => {},
-    };
     let now = Date.parse('2026-03-01T09:00:00.000Z');
     const lines: Record<string, unknown>[] = [];
     const app = buildServer({
-      database: saturated,
+      database: saturatedDatabase(),
       clock: { now: () => now },
       logger: { level: 'info', stream: { write: (line) => void lines.push(JSON.parse(line)) } },
     });
-    const shed = () =>
-      app.inject({
-        method: 'POST',
-        url: '/api/inbox/webhook',
-        payload: { from: 'ada@example.com', subject: 'Hello' },
-      });
+    const shed = () => postToInbox(app);
     const shedLines = () =>
       lines.filter((line) => line.msg === 'requests shed: too many wait for the database');
     try {
