@@ -1,6 +1,11 @@
 import { DatabaseError } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
-import { type PreparedStatement, runPrepared, StatementCache } from './statement-cache.js';
+import {
+  type PreparedStatement,
+  planEachRun,
+  runPrepared,
+  StatementCache,
+} from './statement-cache.js';
 
 function planChanged(): DatabaseError {
   const error = new DatabaseError('cached plan must not change result type', 0, 'error');
@@ -18,6 +23,20 @@ describe('StatementCache', () => {
     expect(cache.statementOf('SELECT 3')).toEqual({ name: undefined, shape: undefined });
     // The texts it began with keep their names.
     expect(cache.statementOf('SELECT 1')).toBe(first);
+  });
+
+  it('runs a text marked to be planned on each run unnamed, and names the others', () => {
+    const cache = new StatementCache<string>({ prefix: 'x', capacity: 2 });
+    const marked = planEachRun('SELECT $1::int AS planned_each_run');
+    expect(marked).toBe('SELECT $1::int AS planned_each_run');
+    expect(cache.statementOf(marked)).toEqual({ name: undefined, shape: undefined });
+    // A fresh statement each time: what one run learned is never kept for the next.
+    const first = cache.statementOf(marked);
+    first.shape = 'shape';
+    expect(cache.statementOf(marked)).toEqual({ name: undefined, shape: undefined });
+    // It takes no name from the capacity.
+    expect(cache.statementOf('SELECT 1').name).toBe('x1');
+    expect(cache.statementOf('SELECT 2').name).toBe('x2');
   });
 
   it('gives a text planned again a name never given before, and retires the old one once', () => {

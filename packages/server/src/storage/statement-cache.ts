@@ -8,6 +8,24 @@ export interface PreparedStatement<Shape> {
   shape: Shape | null | undefined;
 }
 
+/** The texts marked by {@link planEachRun}. */
+const plannedEachRun = new Set<string>();
+
+/**
+ * @internal Marks `sql` to run as the unnamed statement, planned for its parameters and the
+ * tables as they are on every run, on both drivers; returns it unchanged. For a statement whose
+ * best plan changes as its tables grow: a named statement keeps the generic plan made at its
+ * sixth run for the life of the connection, and PGlite, which never analyzes, never replaces it.
+ * The delivery worker's outcome update, planned that way while `deliveries` held a few hundred
+ * rows, read the whole table for each batch once it held tens of thousands
+ * (`docs/decisions.md`). The price is a parse and a plan per run; worth it for a statement that
+ * runs once for many rows, not for the request path's one-row statements.
+ */
+export function planEachRun(sql: string): string {
+  plannedEachRun.add(sql);
+  return sql;
+}
+
 /** @internal Options of {@link StatementCache}. */
 export interface StatementCacheOptions {
   /** The start of every statement name, so that two caches on one connection never meet. */
@@ -39,8 +57,12 @@ export class StatementCache<Shape> {
     this.#options = options;
   }
 
-  /** The statement that runs `sql`: its named one, or a new unnamed one once the cache is full. */
+  /**
+   * The statement that runs `sql`: its named one, or a new unnamed one once the cache is full or
+   * for a text marked by {@link planEachRun}.
+   */
   statementOf(sql: string): PreparedStatement<Shape> {
+    if (plannedEachRun.has(sql)) return { name: undefined, shape: undefined };
     let statement = this.#statements.get(sql);
     if (statement !== undefined) return statement;
     if (this.#statements.size >= this.#options.capacity)

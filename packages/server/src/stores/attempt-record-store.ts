@@ -1,4 +1,5 @@
 import type { Queryable } from '../storage/database.js';
+import { planEachRun } from '../storage/statement-cache.js';
 
 // What the delivery worker writes after its attempts (delivery/attempt-recorder.ts): the attempts
 // and the deliveries' new states, for every attempt of a batch in one statement each, so that
@@ -63,15 +64,17 @@ export interface DeliveryOutcome {
  * its plan): the batch's deliveries read by their key, whatever the number of others. The
  * `ANY` says so to a planner without statistics (PGlite never analyzes): joined to the
  * `unnest` alone, it read `deliveries` whole for each batch, a cost that grew with the table.
+ * Planned on each run ({@link planEachRun}): a plan kept from when the table was small reads it
+ * whole, by a hash join, however large it has grown since.
  */
-export const RECORD_DELIVERY_OUTCOMES = `UPDATE deliveries AS d
+export const RECORD_DELIVERY_OUTCOMES = planEachRun(`UPDATE deliveries AS d
         SET attempts = d.attempts + 1, state = o.state, lease_until = NULL,
             next_attempt_at = o.next_attempt_at, last_status = o.status, last_error = o.error,
             delivered_at = CASE WHEN o.state = 'delivered' THEN o.now ELSE d.delivered_at END
        FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::int[],
                    $6::text[], $7::timestamptz[])
             AS o (id, lease_until, state, next_attempt_at, status, error, now)
-      WHERE d.id = ANY ($1::text[]) AND d.id = o.id AND d.lease_until = o.lease_until`;
+      WHERE d.id = ANY ($1::text[]) AND d.id = o.id AND d.lease_until = o.lease_until`);
 
 /**
  * @internal Counts an attempt on each delivery and sets its state, in one statement, only while

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
-import { type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
+import { literalOf, type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
 import { RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
 import {
@@ -221,5 +221,67 @@ describe('the plans of delivery under a backlog', () => {
         }
       });
     }
+  });
+
+  // A named statement keeps the generic plan made at its sixth run for the life of its
+  // connection; PGlite never analyzes, so nothing ever replaces it (PostgreSQL's autovacuum
+  // does, after its next ANALYZE). The outcome update's plan made among a few hundred deliveries
+  // reads the table whole, as a hash join, once it holds thousands: why the worker's outcome
+  // update and claim are planned on each run (`planEachRun`).
+  it.runIf(testDriver === 'pglite')(
+    'keeps a plan made when deliveries were few: a plan that reads the table whole',
+    async () => {
+      const ids = Array.from({ length: 8 }, (_, index) => `dlv_backlog_${index}`);
+      const values = [
+        ids,
+        ids.map(() => NOW),
+        ids.map(() => 'delivered'),
+        ids.map(() => null),
+        ids.map(() => 204),
+        ids.map(() => null),
+        ids.map(() => NOW),
+      ];
+      await addEndpoints(database());
+      await addBacklog(database(), 0, 1_000);
+      await database().transaction(async (transaction) => {
+        await transaction.query(`PREPARE kept AS ${RECORD_DELIVERY_OUTCOMES}`);
+        // Six runs: the plan cache makes its generic plan at the sixth and keeps it.
+        for (let run = 0; run < 6; run++) {
+          await transaction.query(`EXECUTE kept (${values.map(literalOf).join(', ')})`);
+        }
+        await addBacklog(transaction, 1_000, 20_000);
+        const { rows } = await transaction.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+          `EXPLAIN (FORMAT JSON) EXECUTE kept (${values.map(literalOf).join(', ')})`,
+        );
+        const kept = rows[0]?.['QUERY PLAN'][0]?.Plan;
+        expect(kept && backlogReadsOf(kept)).toEqual(['Seq Scan on deliveries']);
+        await transaction.query('DEALLOCATE kept');
+        // Planned for the table as it is now, the same statement reads the batch by its keys.
+        expect(
+          await planOf(transaction, RECORD_DELIVERY_OUTCOMES, values, 'force_custom_plan'),
+        ).toEqual([expect.stringMatching(/^deliveries by deliveries_pkey where /)]);
+      });
+    },
+  );
+
+  // So the driver prepares neither: each run is planned for the tables as they are then.
+  it('runs the claim and the outcome update unnamed, planned on each run', async () => {
+    await addEndpoints(database());
+    await addBacklog(database(), 0, 100);
+    const prepared = await database().transaction(async (transaction) => {
+      const claim = statements().claim;
+      if (claim === undefined) throw new Error('no claim among the statements');
+      for (let run = 0; run < 6; run++) await transaction.query(claim.sql, claim.values);
+      await transaction.query(RECORD_DELIVERY_OUTCOMES, [[], [], [], [], [], [], []]);
+      await transaction.query(NEXT_DELIVERY_DUE, [[ENDPOINTS[1]]]);
+      const { rows } = await transaction.query<{ statement: string }>(
+        'SELECT statement FROM pg_prepared_statements',
+      );
+      return rows.map((row) => row.statement);
+    });
+    // The next due time, an index read of a few rows, is prepared once as every other statement.
+    expect(prepared).toContain(NEXT_DELIVERY_DUE);
+    expect(prepared).not.toContain(CLAIM_DUE_DELIVERIES);
+    expect(prepared).not.toContain(RECORD_DELIVERY_OUTCOMES);
   });
 });

@@ -1,4 +1,5 @@
 import type { Queryable } from '../storage/database.js';
+import { planEachRun } from '../storage/statement-cache.js';
 
 // The delivery worker's statements (delivery/delivery-worker.ts): claim due deliveries under a
 // lease and say when the next one is due. Attempts are recorded by attempt-record-store.ts.
@@ -57,9 +58,11 @@ export interface DeliveryClaim {
  * (`budget`, refilled to `$1`), and the claim writes back what it left (`spent`): the budget is
  * the database's, shared by every instance. Its cost is the endpoints' count and the rows it returns, not the backlog: a
  * ranking of every due delivery (what this replaced) read the whole backlog at every claim, and
- * let one endpoint's backlog hold the others' deliveries back.
+ * let one endpoint's backlog hold the others' deliveries back. Planned on each run
+ * ({@link planEachRun}), for the tables as they are: the plan kept from a claim among a few
+ * hundred deliveries cost twice as much once tens of thousands were written.
  */
-export const CLAIM_DUE_DELIVERIES = `WITH budget AS (
+export const CLAIM_DUE_DELIVERIES = planEachRun(`WITH budget AS (
        -- Each rate-limited active endpoint's token bucket refilled to now: rate_limit a second
        -- since it was last spent, up to twice rate_limit (the burst); NULL is full. Locked until
        -- this claim commits, in id order so that two claims never wait on each other in a
@@ -123,7 +126,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH budget AS (
                  WHERE t.event_id = ev.id) AS trace_context,
                d.payload, chosen.url,
                chosen.secret, chosen.previous_secret, chosen.previous_secret_until,
-               chosen.timeout_seconds, chosen.headers`;
+               chosen.timeout_seconds, chosen.headers`);
 
 /** @internal The values of {@link CLAIM_DUE_DELIVERIES} for a claim. */
 export function claimParameters(claim: DeliveryClaim): unknown[] {

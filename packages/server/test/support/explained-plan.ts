@@ -9,10 +9,11 @@ export interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** A value as an SQL literal of unknown type (its parameter's type applies). */
-function literalOf(value: unknown): string {
+/** A value as an SQL literal of unknown type (its parameter's type applies); `null` as NULL. */
+export function literalOf(value: unknown): string {
+  if (value === null) return 'NULL';
   const text = Array.isArray(value)
-    ? `{${value.map((item) => `"${String(item)}"`).join(',')}}`
+    ? `{${value.map((item) => (item === null ? 'NULL' : `"${String(item)}"`)).join(',')}}`
     : value instanceof Date
       ? value.toISOString()
       : String(value);
