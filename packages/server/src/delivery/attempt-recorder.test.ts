@@ -3,6 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
+import { recordDeliveredBatch } from '../stores/attempt-record-store.js';
 import { claimDueDeliveries } from '../stores/delivery-claim-store.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { type AttemptRecord, createAttemptRecorder } from './attempt-recorder.js';
@@ -15,18 +16,29 @@ describe('the attempt recorder', () => {
   const clock = manualClock();
   const newId = createIdGenerator({ now: () => clock.now() });
 
-  /** The database, counting the transactions begun and failing the next `failures` of them. */
+  /**
+   * The database, counting its commits (transactions begun and statements run alone, each of
+   * which commits by itself) and failing the next `failures` of them.
+   */
   function counted(failures = 0) {
-    const seen = { transactions: 0 };
+    const seen = { commits: 0, transactions: 0 };
     let failuresLeft = failures;
+    const fail = () => {
+      if (failuresLeft === 0) return false;
+      failuresLeft -= 1;
+      return true;
+    };
     const counting: Database = Object.create(database());
     counting.transaction = (callback) => {
+      seen.commits += 1;
       seen.transactions += 1;
-      if (failuresLeft > 0) {
-        failuresLeft -= 1;
-        return Promise.reject(new Error('the database went away'));
-      }
+      if (fail()) return Promise.reject(new Error('the database went away'));
       return database().transaction(callback);
+    };
+    counting.query = (sql, params) => {
+      seen.commits += 1;
+      if (fail()) return Promise.reject(new Error('the database went away'));
+      return database().query(sql, params);
     };
     return { database: counting, seen };
   }
@@ -106,7 +118,7 @@ describe('the attempt recorder', () => {
     return rows;
   }
 
-  it('writes the first attempt at once, alone, and those that end meanwhile in one transaction', async () => {
+  it('writes the first attempt at once, alone, and those that end meanwhile in one commit', async () => {
     const { rows } = await claimed(5);
     const { database: counting, seen } = counted();
     const recordAttempt = createAttemptRecorder({
@@ -116,9 +128,11 @@ describe('the attempt recorder', () => {
       newId,
       maxBatch: 32,
     });
-    // All five end before the first one's transaction is done.
+    // All five end before the first one's write is done.
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
-    expect(seen.transactions).toBe(2);
+    expect(seen.commits).toBe(2);
+    // Successes to an endpoint in good health: each batch is one statement, no transaction.
+    expect(seen.transactions).toBe(0);
     expect(await states()).toEqual(rows.map(() => ({ state: 'delivered', attempts: 1 })));
     const attempts = await database().query<{ n: number }>(
       'SELECT count(*)::int AS n FROM delivery_attempts WHERE status = 204',
@@ -126,7 +140,7 @@ describe('the attempt recorder', () => {
     expect(attempts.rows[0]?.n).toBe(5);
   });
 
-  it('writes no more attempts in one transaction than its batch limit', async () => {
+  it('writes no more attempts in one commit than its batch limit', async () => {
     const { rows } = await claimed(7);
     const { database: counting, seen } = counted();
     const recordAttempt = createAttemptRecorder({
@@ -138,7 +152,7 @@ describe('the attempt recorder', () => {
     });
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
     // One alone, then the six that waited, two at a time.
-    expect(seen.transactions).toBe(4);
+    expect(seen.commits).toBe(4);
     expect((await states()).every((row) => row.state === 'delivered')).toBe(true);
   });
 
@@ -207,11 +221,87 @@ describe('the attempt recorder', () => {
     ]);
     expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     await recordAttempt(record(third, ok));
-    expect(seen.transactions).toBe(3);
+    expect(seen.commits).toBe(3);
     expect((await states()).map((row) => row.state).sort()).toEqual([
       'delivered',
       'pending',
       'pending',
     ]);
+  });
+
+  it('ends a run of failures that a batch of successes meets, in a transaction, once', async () => {
+    const { endpoint, rows } = await claimed(3);
+    const recordAttempt = createAttemptRecorder({
+      database: database(),
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    });
+    const [first, second, third] = rows as [
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+    ];
+    await recordAttempt(record(first, failed));
+    const { database: counting, seen } = counted();
+    const recordAfter = createAttemptRecorder({
+      database: counting,
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    });
+    // The first success is written alone: the lone statement finds the endpoint failing, writes
+    // nothing and says so, and a transaction ends the run. The second waited for it: the
+    // endpoint in good health again, it is one statement.
+    await Promise.all([recordAfter(record(second, ok)), recordAfter(record(third, ok))]);
+    expect(seen).toEqual({ commits: 3, transactions: 1 });
+    const { rows: kinds } = await database().query<{ event: string }>(
+      `SELECT event FROM outbox_events WHERE event LIKE 'endpoint.%' ORDER BY created_at, id`,
+    );
+    expect(kinds.map((row) => row.event)).toEqual(['endpoint.failing', 'endpoint.recovered']);
+    const { rows: health } = await database().query<{ failing_since: string | null }>(
+      'SELECT failing_since FROM webhook_endpoints WHERE id = $1',
+      [endpoint.id],
+    );
+    expect(health[0]?.failing_since).toBeNull();
+    // Each attempt recorded once, and each delivery's outcome under its lease.
+    const { rows: attempts } = await database().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM delivery_attempts',
+    );
+    expect(attempts[0]?.n).toBe(3);
+    expect(await states()).toEqual([
+      { state: 'pending', attempts: 1 },
+      { state: 'delivered', attempts: 1 },
+      { state: 'delivered', attempts: 1 },
+    ]);
+  });
+
+  it('writes nothing of a batch of successes whose endpoint is failing until the run ends', async () => {
+    const { rows } = await claimed(2);
+    const [first, second] = rows as [(typeof rows)[number], (typeof rows)[number]];
+    await createAttemptRecorder({
+      database: database(),
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch: 32,
+    })(record(first, failed));
+    // The lone statement on its own, as the recorder runs it first: it answers false and writes
+    // nothing, neither the attempt nor the outcome.
+    const success = record(second, ok);
+    expect(
+      await recordDeliveredBatch(database(), {
+        attempts: [success.attempt],
+        outcomes: [success.outcome],
+        endpointIds: [success.health.endpointId],
+      }),
+    ).toBe(false);
+    const { rows: attempts } = await database().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM delivery_attempts',
+    );
+    expect(attempts[0]?.n).toBe(1);
+    expect((await states()).map((row) => row.attempts)).toEqual([1, 0]);
   });
 });

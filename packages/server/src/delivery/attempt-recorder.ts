@@ -5,6 +5,7 @@ import {
   type DeliveryAttemptRecord,
   type DeliveryOutcome,
   insertDeliveryAttempts,
+  recordDeliveredBatch,
   recordDeliveryOutcomes,
 } from '../stores/attempt-record-store.js';
 import { type EndpointAttempt, recordEndpointHealth } from './endpoint-health.js';
@@ -32,14 +33,16 @@ export interface AttemptRecorderOptions {
 /**
  * @internal Records attempts as they end, in as few transactions as the database's pace allows
  * (group commit): the first attempt to end is written at once, alone; those that end while a
- * transaction is under way are written together by the next one. An idle worker records each
- * attempt as soon as it ends, as before; a busy one commits once for many attempts, so that the
- * database's work per delivery falls as the rate rises instead of a queue forming behind one
- * commit per attempt (measured on PostgreSQL at 1,000 deliveries a second: see
- * docs/decisions.md). With traces on, the statements of every batch written in one go are
- * spans of the attempt whose end began that writing. Each promise settles when its attempt's
- * transaction does; one that fails rejects every attempt of its batch, whose leases then run out
- * and whose deliveries are made again.
+ * transaction is under way are written together by the next one: by one statement alone when
+ * all of them succeeded and none of their endpoints is in a run of failures (nothing of an
+ * endpoint's health changes then), else in a transaction that records each endpoint's health
+ * too. An idle worker records each attempt as soon as it ends, as before; a busy one commits
+ * once for many attempts, so that the database's work per delivery falls as the rate rises
+ * instead of a queue forming behind one commit per attempt (measured on PostgreSQL at 1,000
+ * deliveries a second: see docs/decisions.md). With traces on, the statements of every batch
+ * written in one go are spans of the attempt whose end began that writing. Each promise settles
+ * when its attempt's statement or transaction does; one that fails rejects every attempt of its
+ * batch, whose leases then run out and whose deliveries are made again.
  */
 export function createAttemptRecorder(
   options: AttemptRecorderOptions,
@@ -55,6 +58,15 @@ export function createAttemptRecorder(
   let writing = false;
 
   async function write(batch: readonly AttemptRecord[]): Promise<void> {
+    // Successes to endpoints in good health, the usual batch of a busy worker: one statement.
+    if (batch.every((record) => record.health.result.outcome === 'delivered')) {
+      const recorded = await recordDeliveredBatch(database, {
+        attempts: batch.map((record) => record.attempt),
+        outcomes: batch.map((record) => record.outcome),
+        endpointIds: batch.map((record) => record.health.endpointId),
+      });
+      if (recorded) return;
+    }
     await database.transaction(async (transaction) => {
       await insertDeliveryAttempts(
         transaction,

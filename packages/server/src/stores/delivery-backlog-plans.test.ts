@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { literalOf, type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
-import { RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
+import { RECORD_DELIVERED_BATCH, RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
 import {
   CLAIM_DUE_DELIVERIES,
   claimParameters,
@@ -265,7 +265,7 @@ describe('the plans of delivery under a backlog', () => {
   );
 
   // So the driver prepares neither: each run is planned for the tables as they are then.
-  it('runs the claim and the outcome update unnamed, planned on each run', async () => {
+  it('runs the claim and the outcome updates unnamed, planned on each run', async () => {
     await addEndpoints(database());
     await addBacklog(database(), 0, 100);
     const prepared = await database().transaction(async (transaction) => {
@@ -273,6 +273,8 @@ describe('the plans of delivery under a backlog', () => {
       if (claim === undefined) throw new Error('no claim among the statements');
       for (let run = 0; run < 6; run++) await transaction.query(claim.sql, claim.values);
       await transaction.query(RECORD_DELIVERY_OUTCOMES, [[], [], [], [], [], [], []]);
+      const none = Array.from({ length: 14 }, () => []);
+      await transaction.query(RECORD_DELIVERED_BATCH, none);
       await transaction.query(NEXT_DELIVERY_DUE, [[ENDPOINTS[1]]]);
       const { rows } = await transaction.query<{ statement: string }>(
         'SELECT statement FROM pg_prepared_statements',
@@ -283,5 +285,6 @@ describe('the plans of delivery under a backlog', () => {
     expect(prepared).toContain(NEXT_DELIVERY_DUE);
     expect(prepared).not.toContain(CLAIM_DUE_DELIVERIES);
     expect(prepared).not.toContain(RECORD_DELIVERY_OUTCOMES);
+    expect(prepared).not.toContain(RECORD_DELIVERED_BATCH);
   });
 });
