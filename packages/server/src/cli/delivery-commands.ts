@@ -2,6 +2,7 @@ import { createDeliveryStore, type DeliveryInfo } from '../delivery/deliveries.j
 import { FollowUpServerError } from '../errors.js';
 import { listOutput, type OperatorCommand, output, pageOf } from './operator-command.js';
 import { type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';
+import { wakeRunningWorkers } from './wake-running-workers.js';
 
 function deliveryLine(delivery: DeliveryInfo): string {
   const last =
@@ -58,6 +59,7 @@ export const deliveryCommands: Readonly<Record<string, OperatorCommand>> = {
       throw new UsageError('--since is an ISO 8601 time, such as 2026-03-01T00:00:00Z.');
     }
     const recovered = await createDeliveryStore({ database }).recover({ endpointId, since });
+    if (recovered.length > 0) await wakeRunningWorkers(database);
     return output(
       recovered,
       `${recovered.length} failed deliveries of ${endpointId} since ${since.toISOString()} are due again now, oldest first\n`,
@@ -66,6 +68,7 @@ export const deliveryCommands: Readonly<Record<string, OperatorCommand>> = {
 
   async 'deliveries retry'(values, database) {
     const delivery = await createDeliveryStore({ database }).retry(required(values, 'delivery'));
+    await wakeRunningWorkers(database);
     return output(delivery, `${delivery.id} is due again now\n`);
   },
 };

@@ -9,6 +9,7 @@ import { createPortalLink } from '../portal/portal-links.js';
 import { listOutput, type OperatorCommand, output, pageOf } from './operator-command.js';
 import { type OptionName, PAGE_OPTIONS, required, UsageError } from './usage.js';
 import { DEFAULT_PUBLIC_URL, parsePublicUrl } from './user-commands.js';
+import { wakeRunningWorkers } from './wake-running-workers.js';
 
 function endpointLine(endpoint: WebhookEndpointInfo): string {
   const overlap = endpoint.previousSecretUntil
@@ -50,11 +51,13 @@ export const endpointCommands: Readonly<Record<string, OperatorCommand>> = {
 
   async 'endpoints disable'(values, database) {
     const endpoint = await createEndpointStore({ database }).disable(required(values, 'endpoint'));
+    await wakeRunningWorkers(database);
     return output(endpoint, `Disabled ${endpoint.id}; its pending deliveries wait.\n`);
   },
 
   async 'endpoints enable'(values, database) {
     const endpoint = await createEndpointStore({ database }).enable(required(values, 'endpoint'));
+    await wakeRunningWorkers(database);
     return output(endpoint, `Enabled ${endpoint.id}\n`);
   },
 

@@ -86,7 +86,7 @@ export function createPortalActions(options: {
   newId: IdGenerator;
   /** Whether endpoints may have private addresses (`--allow-private-endpoints`), as in the API. */
   allowPrivateEndpoints?: boolean;
-  /** Wakes the delivery worker after a retry, as the API's retry does. */
+  /** Wakes the delivery worker after a retry, a disable or an enable, as the API's do. */
   onOutboxEvent: () => void;
 }) {
   const { database, clock, newId, onOutboxEvent } = options;
@@ -95,6 +95,8 @@ export function createPortalActions(options: {
     database,
     clock,
     newId,
+    // A disable or enable writes an endpoint.* event: the worker hears of it at once.
+    onOutboxEvent,
     addressPolicy: { allowPrivate: options.allowPrivateEndpoints === true },
   });
   const deliveries = createDeliveryStore({ database, clock, newId });

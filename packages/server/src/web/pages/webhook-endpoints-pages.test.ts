@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { consoleBrowser } from '../../../test/support/console.js';
 import { useTestServer } from '../../../test/support/server.js';
 import { createDeliveryWorker } from '../../delivery/delivery-worker.js';
+import { createEndpointStore } from '../../delivery/webhook-endpoints.js';
 import { createIdGenerator } from '../../ids.js';
 import { recordOutboxEvent } from '../../stores/outbox-store.js';
 
@@ -153,5 +154,37 @@ describe('Webhook endpoints pages of a server that refuses private endpoints (th
     }
     const { rows } = await server().database.query('SELECT id FROM webhook_endpoints');
     expect(rows).toEqual([]);
+  });
+});
+
+describe('Webhook endpoints pages: Disable and Enable wake the worker', () => {
+  // Each writes an endpoint.* event: the worker hears of it at once, as after the API's.
+  let wakes = 0;
+  const server = useTestServer({
+    onOutboxEvent: () => {
+      wakes += 1;
+    },
+  });
+
+  it('wakes the delivery worker after each change of state, and not after a repeat', async () => {
+    const admin = await consoleBrowser(server(), 'ADMIN');
+    const { database, clock } = server();
+    const endpoint = await createEndpointStore({
+      database,
+      clock,
+      newId: createIdGenerator({ now: () => clock.now() }),
+    }).add({ url: 'https://hooks.acme.example/in' });
+    wakes = 0;
+    const disabled = await admin.post(`/webhook-endpoints/${endpoint.id}/disable`, {
+      back: 'list',
+    });
+    expect(disabled.statusCode).toBe(303);
+    expect(wakes).toBe(1);
+    // Disabled already: nothing changes, no event, no wake-up.
+    await admin.post(`/webhook-endpoints/${endpoint.id}/disable`, { back: 'list' });
+    expect(wakes).toBe(1);
+    const enabled = await admin.post(`/webhook-endpoints/${endpoint.id}/enable`, { back: 'list' });
+    expect(enabled.statusCode).toBe(303);
+    expect(wakes).toBe(2);
   });
 });

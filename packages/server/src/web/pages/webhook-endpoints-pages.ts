@@ -42,13 +42,16 @@ import {
  * store, as `followup-server endpoints …` uses it.
  */
 export const webhookEndpointsPages: WebPage =
-  ({ database, clock, newId, allowPrivateEndpoints, publicUrl }) =>
+  ({ database, clock, newId, allowPrivateEndpoints, onOutboxEvent }) =>
   async (app: FastifyInstance) => {
     const guard = pageRoute('webhooks.manage');
     const endpoints = createEndpointStore({
       database,
       clock,
       newId,
+      // Disable and enable write endpoint.* events: the worker hears of them at once, as after
+      // the API's.
+      onOutboxEvent,
       addressPolicy: { allowPrivate: allowPrivateEndpoints },
     });
     const deliveries = createDeliveryStore({ database, clock, newId });

@@ -300,7 +300,7 @@ describe('the subscriber portal', () => {
   });
 });
 
-describe('the subscriber portal: Retry now wakes the worker', () => {
+describe('the subscriber portal: Retry now, Disable and Enable wake the worker', () => {
   // As after POST /api/deliveries/{id}/retry: the delivery is sent now, not at the next poll.
   let wakes = 0;
   const server = useTestServer({
@@ -328,5 +328,21 @@ describe('the subscriber portal: Retry now wakes the worker', () => {
     expect(wakes).toBe(0);
     expect((await portal.post(`/portal/deliveries/${ownDelivery}/retry`)).statusCode).toBe(303);
     expect(wakes).toBe(1);
+  });
+
+  // A disable or an enable writes an endpoint.* event for the subscriber's other endpoints.
+  it('wakes the delivery worker after disabling and enabling its endpoint', async () => {
+    const { database, clock } = server();
+    const own = await createEndpointStore({
+      database,
+      clock,
+      newId: createIdGenerator({ now: () => clock.now() }),
+    }).add({ url: 'https://hooks.acme.example/in', subscriber: 'acme' });
+    const portal = await portalBrowser(server(), 'acme');
+    wakes = 0;
+    expect((await portal.post(`/portal/endpoints/${own.id}/disable`)).statusCode).toBe(303);
+    expect(wakes).toBe(1);
+    expect((await portal.post(`/portal/endpoints/${own.id}/enable`)).statusCode).toBe(303);
+    expect(wakes).toBe(2);
   });
 });
