@@ -94,6 +94,9 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
       if (!file.startsWith(site) || !existsSync(file)) return void response.writeHead(404).end();
       response.writeHead(200, {
         'content-type': types[extname(file)] ?? 'application/octet-stream',
+        // As a static host serves them: the browser keeps the shared scripts and styles (and the
+        // code it compiled from them) across the 568 pages rather than fetch them each time.
+        ...(extname(file) === '.html' ? {} : { 'cache-control': 'max-age=3600' }),
       });
       response.end(readFileSync(file));
     }).listen(0, '127.0.0.1');
