@@ -30,6 +30,7 @@ import {
   routerErrorHandler,
 } from './plugins/router-errors.js';
 import { installShutdownRefusal } from './plugins/shutdown-refusal.js';
+import { installUnusedConnectionClosing } from './plugins/unused-connections.js';
 import { validatorCompiler } from './plugins/validation-messages.js';
 import { auditRoutes } from './routes/audit.js';
 import { campaignRoutes } from './routes/campaigns.js';
@@ -151,6 +152,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   // First of the onRequest hooks: a closing server or a used-up connection runs nothing more.
   const isClosing = installShutdownRefusal(app);
+  installUnusedConnectionClosing(app);
   installRequestsPerConnection(app, limits.maxRequestsPerConnection);
   const publicUrl =
     options.publicUrl === undefined ? undefined : publicUrlOrigin(options.publicUrl);
