@@ -303,18 +303,5 @@ describe('the attempt recorder', () => {
     );
     expect(attempts[0]?.n).toBe(1);
     expect((await states()).map((row) => row.attempts)).toEqual([1, 0]);
-    // A batch of more than one is written by another statement, which refuses alike.
-    expect(
-      await recordDeliveredBatch(database(), {
-        attempts: [success.attempt, success.attempt],
-        outcomes: [success.outcome, success.outcome],
-        endpointIds: [success.health.endpointId, success.health.endpointId],
-      }),
-    ).toBe(false);
-    const after = await database().query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM delivery_attempts',
-    );
-    expect(after.rows[0]?.n).toBe(1);
-    expect((await states()).map((row) => row.attempts)).toEqual([1, 0]);
   });
 });

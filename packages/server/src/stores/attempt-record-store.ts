@@ -24,15 +24,13 @@ function attemptParameters(attempts: readonly DeliveryAttemptRecord[]): unknown[
     attempts.map((attempt) => attempt.durationMs),
     attempts.map((attempt) => attempt.status),
     attempts.map((attempt) => attempt.error),
-    attempts.map(excerptHex),
+    // The excerpts travel as hex text: an array of byte strings has no portable text form.
+    attempts.map((attempt) =>
+      attempt.responseExcerpt === null
+        ? null
+        : Buffer.from(attempt.responseExcerpt).toString('hex'),
+    ),
   ];
-}
-
-/** An attempt's response excerpt as hex text: an array of byte strings has no portable text form. */
-function excerptHex(attempt: DeliveryAttemptRecord): string | null {
-  return attempt.responseExcerpt === null
-    ? null
-    : Buffer.from(attempt.responseExcerpt).toString('hex');
 }
 
 /** @internal Records attempts of deliveries, in one statement. */
@@ -143,27 +141,6 @@ export const RECORD_DELIVERED_BATCH = planEachRun(`WITH failing AS (
 SELECT NOT EXISTS (SELECT FROM failing) AS recorded`);
 
 /**
- * @internal {@link RECORD_DELIVERED_BATCH} for a batch of one delivered attempt, the usual one of
- * a worker that keeps up: its delivery read by its key (`$1`), which a prepared statement's
- * generic plan does at any size of the table, so it is prepared once rather than planned on
- * each run.
- */
-export const RECORD_ONE_DELIVERED = `WITH failing AS (
-       SELECT 1 FROM webhook_endpoints WHERE id = $10::text AND failing_since IS NOT NULL),
-     attempt AS (
-       INSERT INTO delivery_attempts
-              (delivery_id, started_at, duration_ms, status, error, response_excerpt)
-       SELECT $1::text, $2::timestamptz, $3::int, $4::int, $5::text, decode($6::text, 'hex')
-        WHERE NOT EXISTS (SELECT FROM failing)),
-     outcome AS (
-       UPDATE deliveries
-          SET attempts = attempts + 1, state = 'delivered', lease_until = NULL,
-              next_attempt_at = NULL, last_status = $7::int, last_error = $8::text,
-              delivered_at = $9::timestamptz
-        WHERE id = $1::text AND lease_until = $11::timestamptz AND NOT EXISTS (SELECT FROM failing))
-SELECT NOT EXISTS (SELECT FROM failing) AS recorded`;
-
-/**
  * @internal Records a batch of delivered attempts in one statement, committed on its own: the
  * attempts, and the deliveries' outcomes under their leases. A success changes an endpoint's
  * health only by ending a run of failures, so while none of the batch's endpoints is in one,
@@ -181,25 +158,6 @@ export async function recordDeliveredBatch(
     endpointIds: readonly string[];
   },
 ): Promise<boolean> {
-  const [attempt] = batch.attempts;
-  const [outcome] = batch.outcomes;
-  const [endpointId] = batch.endpointIds;
-  if (batch.attempts.length === 1 && attempt && outcome && endpointId !== undefined) {
-    const { rows } = await database.query<{ recorded: boolean }>(RECORD_ONE_DELIVERED, [
-      attempt.deliveryId,
-      attempt.startedAt.toISOString(),
-      attempt.durationMs,
-      attempt.status,
-      attempt.error,
-      excerptHex(attempt),
-      outcome.status,
-      outcome.error,
-      outcome.now.toISOString(),
-      endpointId,
-      outcome.leaseUntil,
-    ]);
-    return rows[0]?.recorded === true;
-  }
   const { rows } = await database.query<{ recorded: boolean }>(RECORD_DELIVERED_BATCH, [
     ...attemptParameters(batch.attempts),
     ...outcomeParameters(batch.outcomes),

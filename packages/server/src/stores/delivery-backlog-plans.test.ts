@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { literalOf, type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
-import {
-  RECORD_DELIVERED_BATCH,
-  RECORD_DELIVERY_OUTCOMES,
-  RECORD_ONE_DELIVERED,
-} from './attempt-record-store.js';
+import { RECORD_DELIVERED_BATCH, RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
 import {
   CLAIM_DUE_DELIVERIES,
   claimParameters,
@@ -134,11 +130,6 @@ describe('the plans of delivery under a backlog', () => {
         }),
       },
       'next due time': { sql: NEXT_DELIVERY_DUE, values: [[ENDPOINTS[1]]] },
-      // Prepared once, unlike the batch's: one delivery by its key.
-      'one delivered attempt': {
-        sql: RECORD_ONE_DELIVERED,
-        values: ['dlv_backlog_1', NOW, 3, 204, null, null, 204, null, NOW, ENDPOINTS[1], NOW],
-      },
       'fan-out: take events': { sql: TAKE_UNDISPATCHED_EVENTS, values: [new Date(now), 200] },
       'fan-out: insert deliveries': {
         sql: INSERT_DELIVERIES_OF_EVENTS,
@@ -177,7 +168,7 @@ describe('the plans of delivery under a backlog', () => {
         }
       });
     }
-    expect(plans.size).toBe(10);
+    expect(plans.size).toBe(8);
     for (const [statement, [empty, tenThousand, hundredThousand]] of plans) {
       // Each statement reads the backlog's tables, and through an index only.
       expect({ statement, reads: empty }).toEqual({
