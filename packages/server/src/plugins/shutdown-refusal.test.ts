@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/support/database.js';
+import { addHeldRoute } from '../../test/support/held-route.js';
 import { openRawConnection, type RawConnection } from '../../test/support/raw-http.js';
 import { buildServer } from '../build-server.js';
 
@@ -10,19 +11,7 @@ describe('requests during shutdown', () => {
 
   it('answers a request that reaches a closing server 503 problem+json with X-Request-Id, Retry-After and Connection: close, and lets running requests finish', async () => {
     const app = buildServer({ database: database(), logger: false });
-    let entered: () => void = () => {};
-    const running = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    app.get('/test/hold', async () => {
-      entered();
-      await gate;
-      return { finished: true };
-    });
+    const { entered: running, release } = addHeldRoute(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     connection = await openRawConnection(port);
