@@ -3,7 +3,7 @@ import { manualClock } from '../../test/support/clock.js';
 import { useTestDatabase } from '../../test/support/database.js';
 import { createIdGenerator } from '../ids.js';
 import type { Database } from '../storage/database.js';
-import { recordDeliveredBatch } from '../stores/attempt-record-store.js';
+import { recordAttemptBatch } from '../stores/attempt-record-store.js';
 import { claimDueDeliveries } from '../stores/delivery-claim-store.js';
 import { recordOutboxEvent } from '../stores/outbox-store.js';
 import { type AttemptRecord, createAttemptRecorder } from './attempt-recorder.js';
@@ -292,10 +292,10 @@ describe('the attempt recorder', () => {
     // nothing, neither the attempt nor the outcome.
     const success = record(second, ok);
     expect(
-      await recordDeliveredBatch(database(), {
+      await recordAttemptBatch(database(), {
         attempts: [success.attempt],
         outcomes: [success.outcome],
-        endpointIds: [success.health.endpointId],
+        unlessFailing: [success.health.endpointId],
       }),
     ).toBe(false);
     const { rows: attempts } = await database().query<{ n: number }>(

@@ -4,9 +4,7 @@ import type { Database } from '../storage/database.js';
 import {
   type DeliveryAttemptRecord,
   type DeliveryOutcome,
-  insertDeliveryAttempts,
-  recordDeliveredBatch,
-  recordDeliveryOutcomes,
+  recordAttemptBatch,
 } from '../stores/attempt-record-store.js';
 import { type EndpointAttempt, recordEndpointHealth } from './endpoint-health.js';
 
@@ -58,20 +56,16 @@ export function createAttemptRecorder(
   let writing = false;
 
   async function write(batch: readonly AttemptRecord[]): Promise<void> {
+    const written = {
+      attempts: batch.map((record) => record.attempt),
+      outcomes: batch.map((record) => record.outcome),
+    };
     // Successes to endpoints in good health, the usual batch of a busy worker: one statement.
     if (batch.every((record) => record.health.result.outcome === 'delivered')) {
-      const recorded = await recordDeliveredBatch(database, {
-        attempts: batch.map((record) => record.attempt),
-        outcomes: batch.map((record) => record.outcome),
-        endpointIds: batch.map((record) => record.health.endpointId),
-      });
-      if (recorded) return;
+      const unlessFailing = batch.map((record) => record.health.endpointId);
+      if (await recordAttemptBatch(database, { ...written, unlessFailing })) return;
     }
     await database.transaction(async (transaction) => {
-      await insertDeliveryAttempts(
-        transaction,
-        batch.map((record) => record.attempt),
-      );
       // Endpoint health in the order of the endpoints' ids, so that two instances' batches lock
       // endpoint rows in one order and never wait for each other in a circle; each endpoint's
       // attempts in the order they ended. A success after a success of the same endpoint changes
@@ -92,10 +86,7 @@ export function createAttemptRecorder(
         if (!repeated) await recordEndpointHealth(transaction, record.health, dependencies);
         previous = record;
       }
-      await recordDeliveryOutcomes(
-        transaction,
-        batch.map((record) => record.outcome),
-      );
+      await recordAttemptBatch(transaction, written);
     });
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDriver, useTestDatabase } from '../../test/support/database.js';
 import { literalOf, type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
 import type { Queryable } from '../storage/database.js';
-import { RECORD_DELIVERED_BATCH, RECORD_DELIVERY_OUTCOMES } from './attempt-record-store.js';
+import { RECORD_ATTEMPT_BATCH } from './attempt-record-store.js';
 import {
   CLAIM_DUE_DELIVERIES,
   claimParameters,
@@ -108,6 +108,18 @@ async function addEndpoints(database: Queryable): Promise<void> {
   );
 }
 
+/** The attempts' six arrays of `RECORD_ATTEMPT_BATCH`: one successful attempt of each delivery. */
+function attemptsOf(ids: readonly string[]): unknown[] {
+  return [
+    ids,
+    ids.map(() => NOW),
+    ids.map(() => 12),
+    ids.map(() => 204),
+    ids.map(() => null),
+    ids.map(() => null),
+  ];
+}
+
 describe('the plans of delivery under a backlog', () => {
   const database = useTestDatabase();
 
@@ -196,6 +208,7 @@ describe('the plans of delivery under a backlog', () => {
   it("records a batch's outcomes by the deliveries' keys at 10,000 and 100,000 pending", async () => {
     const ids = Array.from({ length: 32 }, (_, index) => `dlv_backlog_${index}`);
     const values = [
+      ...attemptsOf(ids),
       ids,
       ids.map(() => NOW),
       ids.map(() => 'pending'),
@@ -203,6 +216,7 @@ describe('the plans of delivery under a backlog', () => {
       ids.map(() => 500),
       ids.map(() => 'http_500'),
       ids.map(() => NOW),
+      [],
     ];
     await addEndpoints(database());
     let pending = 0;
@@ -212,7 +226,7 @@ describe('the plans of delivery under a backlog', () => {
       if (testDriver === 'postgres') await database().query('ANALYZE deliveries');
       await database().transaction(async (transaction) => {
         for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
-          const reads = await planOf(transaction, RECORD_DELIVERY_OUTCOMES, values, mode);
+          const reads = await planOf(transaction, RECORD_ATTEMPT_BATCH, values, mode);
           expect({ size, mode, reads }).toEqual({
             size,
             mode,
@@ -233,6 +247,7 @@ describe('the plans of delivery under a backlog', () => {
     async () => {
       const ids = Array.from({ length: 8 }, (_, index) => `dlv_backlog_${index}`);
       const values = [
+        ...attemptsOf(ids),
         ids,
         ids.map(() => NOW),
         ids.map(() => 'delivered'),
@@ -240,11 +255,12 @@ describe('the plans of delivery under a backlog', () => {
         ids.map(() => 204),
         ids.map(() => null),
         ids.map(() => NOW),
+        [],
       ];
       await addEndpoints(database());
       await addBacklog(database(), 0, 1_000);
       await database().transaction(async (transaction) => {
-        await transaction.query(`PREPARE kept AS ${RECORD_DELIVERY_OUTCOMES}`);
+        await transaction.query(`PREPARE kept AS ${RECORD_ATTEMPT_BATCH}`);
         // Six runs: the plan cache makes its generic plan at the sixth and keeps it.
         for (let run = 0; run < 6; run++) {
           await transaction.query(`EXECUTE kept (${values.map(literalOf).join(', ')})`);
@@ -258,7 +274,7 @@ describe('the plans of delivery under a backlog', () => {
         await transaction.query('DEALLOCATE kept');
         // Planned for the table as it is now, the same statement reads the batch by its keys.
         expect(
-          await planOf(transaction, RECORD_DELIVERY_OUTCOMES, values, 'force_custom_plan'),
+          await planOf(transaction, RECORD_ATTEMPT_BATCH, values, 'force_custom_plan'),
         ).toEqual([expect.stringMatching(/^deliveries by deliveries_pkey where /)]);
       });
     },
@@ -272,9 +288,10 @@ describe('the plans of delivery under a backlog', () => {
       const claim = statements().claim;
       if (claim === undefined) throw new Error('no claim among the statements');
       for (let run = 0; run < 6; run++) await transaction.query(claim.sql, claim.values);
-      await transaction.query(RECORD_DELIVERY_OUTCOMES, [[], [], [], [], [], [], []]);
-      const none = Array.from({ length: 14 }, () => []);
-      await transaction.query(RECORD_DELIVERED_BATCH, none);
+      await transaction.query(
+        RECORD_ATTEMPT_BATCH,
+        Array.from({ length: 14 }, () => []),
+      );
       await transaction.query(NEXT_DELIVERY_DUE, [[ENDPOINTS[1]]]);
       const { rows } = await transaction.query<{ statement: string }>(
         'SELECT statement FROM pg_prepared_statements',
@@ -284,7 +301,6 @@ describe('the plans of delivery under a backlog', () => {
     // The next due time, an index read of a few rows, is prepared once as every other statement.
     expect(prepared).toContain(NEXT_DELIVERY_DUE);
     expect(prepared).not.toContain(CLAIM_DUE_DELIVERIES);
-    expect(prepared).not.toContain(RECORD_DELIVERY_OUTCOMES);
-    expect(prepared).not.toContain(RECORD_DELIVERED_BATCH);
+    expect(prepared).not.toContain(RECORD_ATTEMPT_BATCH);
   });
 });
