@@ -3,6 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDriver } from '../../test/support/database.js';
 import { PGLITE_TEMPLATE_ENV } from '../../test/support/pglite-template.js';
+import { RECORD_ATTEMPT_BATCH } from '../stores/attempt-record-store.js';
+import { CLAIM_DUE_DELIVERIES, claimParameters } from '../stores/delivery-claim-store.js';
 import { PGliteDatabase } from './pglite-backend.js';
 
 // Group commit on the embedded database (docs/decisions.md, "Durable commits on the embedded
@@ -87,4 +89,80 @@ describe.runIf(testDriver === 'pglite')('PGliteDatabase with group commit', () =
       (await database.query('SELECT count(*)::integer AS n FROM group_commit_t')).rows,
     ).toEqual([{ n: 2 }]);
   });
+});
+
+// PGlite never analyzes, so a prepared plan is never replaced by the engine: the driver prepares
+// the statements whose best plan changes as their tables grow (the delivery worker's claim and
+// attempt batch) again, under a new name, once their plan is a second old by its clock, and
+// closes the old one (docs/decisions.md, "Delivery's cost does not grow with its backlog").
+describe.runIf(testDriver === 'pglite')('PGliteDatabase preparing plans again', () => {
+  let database: PGliteDatabase;
+  let now = 50_000;
+
+  beforeAll(async () => {
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    if (template === undefined) throw new Error(`${PGLITE_TEMPLATE_ENV} is not set`);
+    const pglite = new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+    await pglite.waitReady;
+    database = new PGliteDatabase({
+      pglite,
+      onClose: () => pglite.close(),
+      maxQueued: 16,
+      groupCommit: false,
+      now: () => now,
+    });
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  /** The names under which `sql` is prepared now. */
+  async function namesOf(sql: string): Promise<string[]> {
+    const { rows } = await database.query<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements WHERE statement = $1 ORDER BY name',
+      [sql],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  const runs = {
+    claim: () =>
+      database.query(
+        CLAIM_DUE_DELIVERIES,
+        claimParameters({
+          now: Date.parse('2026-03-01T09:00:00.000Z'),
+          leaseMs: 20_000,
+          limit: 32,
+          endpointConcurrency: 4,
+          busyEndpoints: [],
+          busyCounts: [],
+        }),
+      ),
+    'attempt batch': () =>
+      database.query(
+        RECORD_ATTEMPT_BATCH,
+        Array.from({ length: 14 }, () => []),
+      ),
+  };
+
+  for (const [statement, run] of Object.entries(runs)) {
+    it(`prepares the ${statement} again once its plan is a second old`, async () => {
+      const sql = statement === 'claim' ? CLAIM_DUE_DELIVERIES : RECORD_ATTEMPT_BATCH;
+      await run();
+      const [first] = await namesOf(sql);
+      expect(first).toBeDefined();
+      for (let runs = 0; runs < 7; runs++) await run();
+      now += 999;
+      await run();
+      expect(await namesOf(sql)).toEqual([first]);
+      now += 1;
+      await run();
+      const [second] = await namesOf(sql);
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      // The old name is closed: one plan of the text is kept, never one per second.
+      expect(await namesOf(sql)).toEqual([second]);
+    });
+  }
 });

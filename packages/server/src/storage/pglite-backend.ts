@@ -23,6 +23,14 @@ const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '
 /** Named statements kept prepared on the one backend; later texts run unnamed. */
 const MAX_PREPARED_STATEMENTS = 500;
 
+/**
+ * How long the plan of a statement whose best plan changes as its tables grow is kept
+ * (`replannedAsTablesGrow`): PGlite never analyzes, so nothing else replaces it. A second bounds
+ * how far a table can have grown under a plan (at 1,000 deliveries a second, a thousand rows),
+ * for a few plans a second, where planning on each run cost one a batch.
+ */
+const REPLAN_AFTER_MS = 1_000;
+
 /** `in_failed_sql_transaction`: a statement of the transaction failed, which ended it. */
 const IN_FAILED_TRANSACTION = '25P02';
 
@@ -40,10 +48,7 @@ export class PGliteDatabase implements Database {
   readonly driver = 'pglite' as const;
   readonly #pglite: PGlite;
   readonly #onClose: () => Promise<void>;
-  readonly #statements = new StatementCache<RowDecoder>({
-    prefix: 's',
-    capacity: MAX_PREPARED_STATEMENTS,
-  });
+  readonly #statements: StatementCache<RowDecoder>;
   #turn: Promise<unknown> = Promise.resolve();
   readonly #maxQueued: number;
   #queued = 0;
@@ -66,7 +71,15 @@ export class PGliteDatabase implements Database {
     maxQueued: number;
     groupCommit: boolean;
     onWalFlush?: () => void;
+    /** The clock that ages prepared plans, in milliseconds; `performance.now` unless given. */
+    now?: () => number;
   }) {
+    this.#statements = new StatementCache<RowDecoder>({
+      prefix: 's',
+      capacity: MAX_PREPARED_STATEMENTS,
+      replanAfterMs: REPLAN_AFTER_MS,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.#pglite = options.pglite;
     this.#onClose = options.onClose;
     this.#maxQueued = options.maxQueued;

@@ -2,7 +2,7 @@ import { DatabaseError } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
 import {
   type PreparedStatement,
-  planEachRun,
+  replannedAsTablesGrow,
   runPrepared,
   StatementCache,
 } from './statement-cache.js';
@@ -25,18 +25,47 @@ describe('StatementCache', () => {
     expect(cache.statementOf('SELECT 1')).toBe(first);
   });
 
-  it('runs a text marked to be planned on each run unnamed, and names the others', () => {
-    const cache = new StatementCache<string>({ prefix: 'x', capacity: 2 });
-    const marked = planEachRun('SELECT $1::int AS planned_each_run');
-    expect(marked).toBe('SELECT $1::int AS planned_each_run');
-    expect(cache.statementOf(marked)).toEqual({ name: undefined, shape: undefined });
-    // A fresh statement each time: what one run learned is never kept for the next.
+  it('names a marked text again once its plan is as old as the cache allows', () => {
+    let now = 10_000;
+    const cache = new StatementCache<string>({
+      prefix: 'x',
+      capacity: 3,
+      replanAfterMs: 1_000,
+      now: () => now,
+    });
+    const marked = replannedAsTablesGrow('SELECT $1::int AS replanned');
+    expect(marked).toBe('SELECT $1::int AS replanned');
     const first = cache.statementOf(marked);
     first.shape = 'shape';
-    expect(cache.statementOf(marked)).toEqual({ name: undefined, shape: undefined });
-    // It takes no name from the capacity.
-    expect(cache.statementOf('SELECT 1').name).toBe('x1');
-    expect(cache.statementOf('SELECT 2').name).toBe('x2');
+    expect(first.name).toBe('x1');
+    expect(cache.statementOf('SELECT 1').name).toBe('x2');
+    now += 999;
+    expect(cache.statementOf(marked)).toBe(first);
+    now += 1;
+    // A second old: a new name, prepared and planned anew; the old one is retired once.
+    const second = cache.statementOf(marked);
+    expect(second).toEqual({ name: 'x3', shape: undefined });
+    expect(cache.takeRetired()).toEqual(['x1']);
+    expect(cache.statementOf(marked)).toBe(second);
+    // The new name is a second old a second after it was given, not after the first.
+    now += 999;
+    expect(cache.statementOf(marked)).toBe(second);
+    now += 1;
+    expect(cache.statementOf(marked).name).toBe('x4');
+    // An unmarked text keeps its name however old.
+    expect(cache.statementOf('SELECT 1').name).toBe('x2');
+    expect(cache.takeRetired()).toEqual(['x3']);
+  });
+
+  it('keeps a marked text named as any other without a replanning age', () => {
+    let now = 0;
+    const cache = new StatementCache<string>({ prefix: 'x', capacity: 2, now: () => now });
+    const marked = replannedAsTablesGrow('SELECT $1::int AS kept_by_postgres');
+    const first = cache.statementOf(marked);
+    expect(first.name).toBe('x1');
+    now += 3_600_000;
+    expect(cache.statementOf(marked)).toBe(first);
+    expect(cache.takeRetired()).toEqual([]);
   });
 
   it('gives a text planned again a name never given before, and retires the old one once', () => {

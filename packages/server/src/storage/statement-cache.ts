@@ -8,21 +8,23 @@ export interface PreparedStatement<Shape> {
   shape: Shape | null | undefined;
 }
 
-/** The texts marked by {@link planEachRun}. */
-const plannedEachRun = new Set<string>();
+/** The texts marked by {@link replannedAsTablesGrow}. */
+const replanned = new Set<string>();
 
 /**
- * @internal Marks `sql` to run as the unnamed statement, planned for its parameters and the
- * tables as they are on every run, on both drivers; returns it unchanged. For a statement whose
- * best plan changes as its tables grow: a named statement keeps the generic plan made at its
- * sixth run for the life of the connection, and PGlite, which never analyzes, never replaces it.
- * The delivery worker's outcome update, planned that way while `deliveries` held a few hundred
- * rows, read the whole table for each batch once it held tens of thousands
- * (`docs/decisions.md`). The price is a parse and a plan per run; worth it for a statement that
- * runs once for many rows, not for the request path's one-row statements.
+ * @internal Marks `sql` as a statement whose best plan changes as its tables grow; returns it
+ * unchanged. A named statement keeps the generic plan made at its sixth run until something
+ * invalidates it. On PostgreSQL, autovacuum's ANALYZE does, once a table has changed by a
+ * thousand rows and 2 % (migration 27), so such a text is prepared as any other. PGlite never
+ * analyzes, and kept it for the life of the database: the delivery worker's outcome update,
+ * planned while `deliveries` held a few hundred rows, read the whole table for each batch once it
+ * held tens of thousands (`docs/decisions.md`). A cache with
+ * {@link StatementCacheOptions.replanAfterMs} (PGlite's) prepares a marked text again, under a
+ * new name, once its plan is that old: a plan is then made for the tables as they are at most
+ * that long ago, and planning costs a few plans per period instead of one per run.
  */
-export function planEachRun(sql: string): string {
-  plannedEachRun.add(sql);
+export function replannedAsTablesGrow(sql: string): string {
+  replanned.add(sql);
   return sql;
 }
 
@@ -32,6 +34,14 @@ export interface StatementCacheOptions {
   prefix: string;
   /** The most SQL texts that get a name; the texts beyond run unnamed. */
   capacity: number;
+  /**
+   * How old, in milliseconds, the prepared plan of a text marked by
+   * {@link replannedAsTablesGrow} may get before the text is prepared again under a new name;
+   * without it, marked texts are kept as any other (the database replaces their plans itself).
+   */
+  replanAfterMs?: number;
+  /** The clock of {@link replanAfterMs}, in milliseconds; `performance.now` unless given. */
+  now?: () => number;
 }
 
 /**
@@ -48,28 +58,34 @@ export interface StatementCacheOptions {
  */
 export class StatementCache<Shape> {
   readonly #statements = new Map<string, PreparedStatement<Shape>>();
+  /** When each marked text's current name was given, by {@link StatementCacheOptions.now}. */
+  readonly #namedAt = new Map<string, number>();
   readonly #options: StatementCacheOptions;
+  readonly #now: () => number;
   /** Names that no statement uses any more, for the driver to close where it can. */
   #retired: string[] = [];
   #issued = 0;
 
   constructor(options: StatementCacheOptions) {
     this.#options = options;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   /**
-   * The statement that runs `sql`: its named one, or a new unnamed one once the cache is full or
-   * for a text marked by {@link planEachRun}.
+   * The statement that runs `sql`: its named one, or a new unnamed one once the cache is full. A
+   * text marked by {@link replannedAsTablesGrow} whose name is older than
+   * {@link StatementCacheOptions.replanAfterMs} is given a new one first.
    */
   statementOf(sql: string): PreparedStatement<Shape> {
-    if (plannedEachRun.has(sql)) return { name: undefined, shape: undefined };
-    let statement = this.#statements.get(sql);
-    if (statement !== undefined) return statement;
+    const statement = this.#statements.get(sql);
+    if (statement !== undefined) {
+      if (!this.#planExpired(sql)) return statement;
+      this.replan(sql);
+      return this.#statements.get(sql) as PreparedStatement<Shape>;
+    }
     if (this.#statements.size >= this.#options.capacity)
       return { name: undefined, shape: undefined };
-    statement = { name: this.#nextName(), shape: undefined };
-    this.#statements.set(sql, statement);
-    return statement;
+    return this.#name(sql);
   }
 
   /**
@@ -80,7 +96,7 @@ export class StatementCache<Shape> {
     const old = this.#statements.get(sql);
     if (old === undefined) return;
     if (old.name !== undefined) this.#retired.push(old.name);
-    this.#statements.set(sql, { name: this.#nextName(), shape: undefined });
+    this.#name(sql);
   }
 
   /** The names retired since the last call, which the database may still hold prepared. */
@@ -90,8 +106,23 @@ export class StatementCache<Shape> {
     return retired;
   }
 
-  #nextName(): string {
-    return `${this.#options.prefix}${++this.#issued}`;
+  /** Gives `sql` a name never given before. */
+  #name(sql: string): PreparedStatement<Shape> {
+    const statement = { name: `${this.#options.prefix}${++this.#issued}`, shape: undefined };
+    this.#statements.set(sql, statement);
+    if (this.#options.replanAfterMs !== undefined && replanned.has(sql)) {
+      this.#namedAt.set(sql, this.#now());
+    }
+    return statement;
+  }
+
+  /** Whether `sql` is a marked text whose plan is older than the cache lets it get. */
+  #planExpired(sql: string): boolean {
+    const namedAt = this.#namedAt.get(sql);
+    const { replanAfterMs } = this.#options;
+    return (
+      namedAt !== undefined && replanAfterMs !== undefined && this.#now() - namedAt >= replanAfterMs
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../storage/database.js';
-import { planEachRun } from '../storage/statement-cache.js';
+import { replannedAsTablesGrow } from '../storage/statement-cache.js';
 
 // What the delivery worker writes after its attempts (delivery/attempt-recorder.ts): the attempts
 // and the deliveries' new states, for every attempt of a batch in one statement, so that the work
@@ -64,11 +64,11 @@ function outcomeParameters(outcomes: readonly DeliveryOutcome[]): unknown[] {
  * `$14` is in a run of failures; answers whether it wrote them. The outcomes' deliveries are read
  * by their key, whatever the number of others: the `ANY` says so to a planner without
  * statistics (PGlite never analyzes), which, given the `unnest` alone, read `deliveries` whole
- * for each batch, a cost that grew with the table. Planned on each run ({@link planEachRun}): a
- * plan kept from when the table was small reads it whole, by a hash join, however large it has
- * grown since.
+ * for each batch, a cost that grew with the table. Planned again as its tables grow
+ * ({@link replannedAsTablesGrow}): a plan kept from when the table was small reads it whole, by a
+ * hash join, however large it has grown since.
  */
-export const RECORD_ATTEMPT_BATCH = planEachRun(`WITH failing AS (
+export const RECORD_ATTEMPT_BATCH = replannedAsTablesGrow(`WITH failing AS (
        SELECT 1 FROM webhook_endpoints WHERE id = ANY ($14::text[]) AND failing_since IS NOT NULL
         LIMIT 1),
      attempts AS (

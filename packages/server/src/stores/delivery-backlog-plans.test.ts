@@ -240,8 +240,9 @@ describe('the plans of delivery under a backlog', () => {
   // A named statement keeps the generic plan made at its sixth run for the life of its
   // connection; PGlite never analyzes, so nothing ever replaces it (PostgreSQL's autovacuum
   // does, after its next ANALYZE). The outcome update's plan made among a few hundred deliveries
-  // reads the table whole, as a hash join, once it holds thousands: why the worker's outcome
-  // update and claim are planned on each run (`planEachRun`).
+  // reads the table whole, as a hash join, once it holds thousands: why PGlite's driver prepares
+  // the worker's attempt batch and claim again once their plan is a second old
+  // (`replannedAsTablesGrow`, tested in storage/pglite-backend.test.ts).
   it.runIf(testDriver === 'pglite')(
     'keeps a plan made when deliveries were few: a plan that reads the table whole',
     async () => {
@@ -279,28 +280,4 @@ describe('the plans of delivery under a backlog', () => {
       });
     },
   );
-
-  // So the driver prepares neither: each run is planned for the tables as they are then.
-  it('runs the claim and the outcome updates unnamed, planned on each run', async () => {
-    await addEndpoints(database());
-    await addBacklog(database(), 0, 100);
-    const prepared = await database().transaction(async (transaction) => {
-      const claim = statements().claim;
-      if (claim === undefined) throw new Error('no claim among the statements');
-      for (let run = 0; run < 6; run++) await transaction.query(claim.sql, claim.values);
-      await transaction.query(
-        RECORD_ATTEMPT_BATCH,
-        Array.from({ length: 14 }, () => []),
-      );
-      await transaction.query(NEXT_DELIVERY_DUE, [[ENDPOINTS[1]]]);
-      const { rows } = await transaction.query<{ statement: string }>(
-        'SELECT statement FROM pg_prepared_statements',
-      );
-      return rows.map((row) => row.statement);
-    });
-    // The next due time, an index read of a few rows, is prepared once as every other statement.
-    expect(prepared).toContain(NEXT_DELIVERY_DUE);
-    expect(prepared).not.toContain(CLAIM_DUE_DELIVERIES);
-    expect(prepared).not.toContain(RECORD_ATTEMPT_BATCH);
-  });
 });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../storage/database.js';
-import { planEachRun } from '../storage/statement-cache.js';
+import { replannedAsTablesGrow } from '../storage/statement-cache.js';
 
 // The delivery worker's statements (delivery/delivery-worker.ts): claim due deliveries under a
 // lease and say when the next one is due. Attempts are recorded by attempt-record-store.ts.
@@ -58,11 +58,11 @@ export interface DeliveryClaim {
  * (`budget`, refilled to `$1`), and the claim writes back what it left (`spent`): the budget is
  * the database's, shared by every instance. Its cost is the endpoints' count and the rows it returns, not the backlog: a
  * ranking of every due delivery (what this replaced) read the whole backlog at every claim, and
- * let one endpoint's backlog hold the others' deliveries back. Planned on each run
- * ({@link planEachRun}), for the tables as they are: the plan kept from a claim among a few
- * hundred deliveries cost twice as much once tens of thousands were written.
+ * let one endpoint's backlog hold the others' deliveries back. Planned again as
+ * its tables grow ({@link replannedAsTablesGrow}): the plan kept from a claim among a few hundred
+ * deliveries cost twice as much once tens of thousands were written.
  */
-export const CLAIM_DUE_DELIVERIES = planEachRun(`WITH budget AS (
+export const CLAIM_DUE_DELIVERIES = replannedAsTablesGrow(`WITH budget AS (
        -- Each rate-limited active endpoint's token bucket refilled to now: rate_limit a second
        -- since it was last spent, up to twice rate_limit (the burst); NULL is full. Locked until
        -- this claim commits, in id order so that two claims never wait on each other in a
