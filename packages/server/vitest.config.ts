@@ -128,10 +128,45 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
   },
 ];
 const pgliteOnlyFiles = PGLITE_ONLY.flatMap((group) => group.files);
-// A renamed or deleted file must leave the list too, so that the list says what runs once.
-const missing = pgliteOnlyFiles.filter((file) => !existsSync(new URL(file, import.meta.url)));
-if (missing.length > 0) {
-  throw new Error(`PGLITE_ONLY in vitest.config.ts names files that do not exist: ${missing}`);
+
+/**
+ * The test files that run in a worker of their own, as vitest runs every file by default
+ * (`isolate: true`); each group says why. Every other file runs in a worker that runs other files
+ * of its project before and after it (`isolate: false`), so that the server's modules are
+ * imported, and PGlite's WebAssembly compiled, once per worker instead of once per file: that
+ * cost 1.4-2 s of CPU per file, about half of the CPU time of the stores' and the routes' tests,
+ * and the gaps in which a worker ran no test at all (CONTRIBUTING.md, "Tests").
+ *
+ * A file shares its worker safely when it leaves nothing process-wide behind: it closes what it
+ * opens, restores what it replaces in `afterEach`/`afterAll` (`vi.useRealTimers()`, a global
+ * OpenTelemetry context manager), and writes no `process.env`. The module state of `src/` is
+ * either per instance (metrics registries, statement caches, token caches) or the same for every
+ * file (the texts `planEachRun` marks, the file-mode guard of private-files.ts). List a file here
+ * when it replaces a module or a process-wide global for its whole run.
+ */
+const ISOLATED: readonly { why: string; files: readonly string[] }[] = [
+  {
+    why: 'vi.mock replaces a module of src/ for the whole file, and so for any file after it',
+    files: ['src/tracing/start-tracing.test.ts', 'src/users/passwords-decoy.test.ts'],
+  },
+  {
+    why:
+      "they register OpenTelemetry's global tracer provider and context manager, or change " +
+      'process.env (vi.stubEnv), as a real process does once',
+    files: ['src/cli/start-traces.test.ts', 'src/plugins/request-tracing.test.ts'],
+  },
+];
+const isolatedFiles = ISOLATED.flatMap((group) => group.files);
+
+// A renamed or deleted file must leave the lists too, so that each list says what it changes.
+for (const [list, files] of [
+  ['PGLITE_ONLY', pgliteOnlyFiles],
+  ['ISOLATED', isolatedFiles],
+] as const) {
+  const missing = files.filter((file) => !existsSync(new URL(file, import.meta.url)));
+  if (missing.length > 0) {
+    throw new Error(`${list} in vitest.config.ts names files that do not exist: ${missing}`);
+  }
 }
 
 export default defineConfig({
@@ -158,14 +193,34 @@ export default defineConfig({
     // Every time-dependent behaviour under test runs on an injected clock instead.
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    projects: drivers.map((driver) => ({
-      extends: true,
-      test: {
-        name: driver,
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        exclude: [...configDefaults.exclude, ...(driver === 'postgres' ? pgliteOnlyFiles : [])],
-        env: { FOLLOWUP_TEST_DRIVER: driver },
-      },
-    })),
+    // Puts back, after each file, what a test may leave behind for the next file of its worker.
+    setupFiles: ['test/support/shared-worker.setup.ts'],
+    // Two projects per driver: the files that share workers (ISOLATED above says why) and those
+    // that each get a fresh one. A worker only ever runs files of one project, so of one driver.
+    projects: drivers.flatMap((driver) => {
+      const notOnDriver = driver === 'postgres' ? pgliteOnlyFiles : [];
+      const env = { FOLLOWUP_TEST_DRIVER: driver };
+      return [
+        {
+          extends: true,
+          test: {
+            name: driver,
+            include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...notOnDriver, ...isolatedFiles],
+            isolate: false,
+            env,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: `${driver} isolated`,
+            include: isolatedFiles.filter((file) => !notOnDriver.includes(file)),
+            isolate: true,
+            env,
+          },
+        },
+      ];
+    }),
   },
 });
