@@ -148,3 +148,32 @@ describe.skipIf(testDriver !== 'pglite')('startTestServer close', () => {
     }
   });
 });
+
+describe.skipIf(testDriver !== 'pglite')('startTestServer, called again', () => {
+  it('starts each server on an empty, migrated database of its own', async () => {
+    const first = await startTestServer();
+    const second = await startTestServer();
+    try {
+      await first.client.contacts.create({ firstName: 'Ada', lastName: 'Lovelace' });
+      await second.client.contacts.create({ firstName: 'Grace', lastName: 'Hopper' });
+      const third = await startTestServer();
+      try {
+        const names = async (server: TestServer) =>
+          (await server.client.contacts.list()).items.map((contact) => contact.firstName);
+        expect(await names(first)).toEqual(['Ada']);
+        expect(await names(second)).toEqual(['Grace']);
+        expect(await names(third)).toEqual([]);
+        // The service account each server made for its client is its own too.
+        const accounts = await third.database.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM service_accounts',
+        );
+        expect(accounts.rows[0]?.count).toBe(1);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

@@ -22,7 +22,11 @@ import {
 } from './recording-receiver.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
-import { openPGliteDatabase } from './storage/pglite-database.js';
+import {
+  dumpPGliteDatabase,
+  openPGliteCopy,
+  openPGliteDatabase,
+} from './storage/pglite-database.js';
 import { createAccountStore } from './tokens/account-store.js';
 import type { Role } from './tokens/role.js';
 
@@ -140,9 +144,39 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+// The empty, migrated database of the first startTestServer() in this process, as a dump: later
+// calls open a copy of it, which takes about a fifth of the time of creating a cluster (PGlite
+// runs initdb for each) and migrating it. Kept for the life of the process, so gzipped (4.5 MB
+// instead of 40 MB, for 0.3 s more per copy).
+let migratedDump: Promise<Blob> | undefined;
+
+async function openMigratedDatabase(): Promise<Database> {
+  if (migratedDump) {
+    try {
+      return await openPGliteCopy(await migratedDump);
+    } catch {
+      // The first call failed to make the dump; make one anew below.
+      migratedDump = undefined;
+    }
+  }
+  const database = await openPGliteDatabase();
+  try {
+    await migrate(database);
+    const dump = dumpPGliteDatabase(database, { compression: 'gzip' });
+    migratedDump ??= dump;
+    await dump;
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
 /**
  * Starts the reference server in this process on an in-memory database and a free loopback
- * port. Each call is a new, empty server; close it after your tests.
+ * port. Each call is a new server on an empty database of its own; close it after your tests.
+ * The first call in a process creates and migrates that database; later calls start from a copy
+ * of it (kept in memory, about 5 MB), in about a fifth of the time.
  *
  * @example
  * ```ts
@@ -154,9 +188,8 @@ export interface TestServer {
  * ```
  */
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
-  const database = await openPGliteDatabase();
+  const database = await openMigratedDatabase();
   try {
-    await migrate(database);
     const clock = options.clock;
     const worker = createDeliveryWorker({
       database,

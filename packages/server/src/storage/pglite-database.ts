@@ -54,18 +54,31 @@ export function openPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise
   return openPGlite(options);
 }
 
+/** @internal Options of {@link dumpPGliteDatabase}. */
+export interface DumpPGliteDatabaseOptions {
+  /**
+   * `none` (the default): a tar of about 40 MB, copied in 0.3 s; `gzip`: about 4.5 MB, for a
+   * dump kept in memory for long, copied in 0.6 s.
+   */
+  compression?: 'none' | 'gzip';
+}
+
 /**
  * Copies an in-memory database made by {@link openPGliteDatabase} (its whole data directory, in
  * the state the queries before this call left it), for {@link openPGliteCopy}.
  *
- * @internal The server's test suite opens a migrated copy in about a fifth of the time an empty
- * cluster takes to create (PGlite runs initdb for every new in-memory database).
+ * @internal The server's test suite and `startTestServer` open a migrated copy in about a fifth
+ * of the time an empty cluster takes to create (PGlite runs initdb for every new in-memory
+ * database).
  */
-export function dumpPGliteDatabase(database: Database): Promise<Blob> {
+export function dumpPGliteDatabase(
+  database: Database,
+  options: DumpPGliteDatabaseOptions = {},
+): Promise<Blob> {
   if (!(database instanceof PGliteDatabase)) {
     throw new TypeError('dumpPGliteDatabase takes a database opened by openPGliteDatabase.');
   }
-  return database.whileIdle((pglite) => pglite.dumpDataDir('none'));
+  return database.whileIdle((pglite) => pglite.dumpDataDir(options.compression ?? 'none'));
 }
 
 /**
