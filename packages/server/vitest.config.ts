@@ -132,10 +132,11 @@ const pgliteOnlyFiles = PGLITE_ONLY.flatMap((group) => group.files);
 /**
  * The test files that run in a worker of their own, as vitest runs every file by default
  * (`isolate: true`); each group says why. Every other file runs in a worker that runs other files
- * of its project before and after it (`isolate: false`), so that the server's modules are
- * imported, and PGlite's WebAssembly compiled, once per worker instead of once per file: that
- * cost 1.4-2 s of CPU per file, about half of the CPU time of the stores' and the routes' tests,
- * and the gaps in which a worker ran no test at all (CONTRIBUTING.md, "Tests").
+ * of its project before and after it (`isolate: false`), so that a new process and the
+ * server's module graph (Fastify, PGlite, the SDK's schemas) are set up once per worker instead
+ * of once per file: that cost 0.7-1.8 s of CPU per file, 1.3 s on average over the stores',
+ * routes' and plugins' files, half of their CPU time, and left gaps in which a worker ran no
+ * test at all (CONTRIBUTING.md, "Tests").
  *
  * A file shares its worker safely when it leaves nothing process-wide behind: it closes what it
  * opens, restores what it replaces in `afterEach`/`afterAll` (`vi.useRealTimers()`, a global
