@@ -142,7 +142,7 @@ const pgliteOnlyFiles = PGLITE_ONLY.flatMap((group) => group.files);
  * opens, restores what it replaces in `afterEach`/`afterAll` (`vi.useRealTimers()`, a global
  * OpenTelemetry context manager), and writes no `process.env`. The module state of `src/` is
  * either per instance (metrics registries, statement caches, token caches) or the same for every
- * file (the texts `planEachRun` marks, the file-mode guard of private-files.ts). List a file here
+ * file (the texts `replannedAsTablesGrow` marks, the file-mode guard of private-files.ts). List a file here
  * when it replaces a module or a process-wide global for its whole run.
  */
 const ISOLATED: readonly { why: string; files: readonly string[] }[] = [

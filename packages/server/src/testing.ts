@@ -155,21 +155,26 @@ async function openMigratedDatabase(): Promise<Database> {
     try {
       return await openPGliteCopy(await migratedDump);
     } catch {
-      // The first call failed to make the dump; make one anew below.
+      // No dump was made, or its copy did not open: make a database anew below.
       migratedDump = undefined;
     }
   }
   const database = await openPGliteDatabase();
   try {
     await migrate(database);
-    const dump = dumpPGliteDatabase(database, { compression: 'gzip' });
-    migratedDump ??= dump;
-    await dump;
-    return database;
   } catch (error) {
     await database.close();
     throw error;
   }
+  if (migratedDump === undefined) {
+    // Only a shortcut for the next calls: a dump that fails leaves this database as it is.
+    const dump = dumpPGliteDatabase(database, { compression: 'gzip' });
+    migratedDump = dump;
+    await dump.catch(() => {
+      if (migratedDump === dump) migratedDump = undefined;
+    });
+  }
+  return database;
 }
 
 /**
