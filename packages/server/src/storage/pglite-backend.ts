@@ -4,6 +4,7 @@ import { databaseBusyError } from './database-busy.js';
 import {
   exchange,
   extendedBatch,
+  FLUSH_WAL_SQL,
   PREPARE_PROBE_BATCH,
   PROBE_BATCH,
   simpleBatch,
@@ -12,23 +13,10 @@ import { probeRow, ResultCollector, resultOf } from './pglite-result.js';
 import type { RowDecoder } from './row-decoder.js';
 import { type PreparedStatement, runPrepared, StatementCache } from './statement-cache.js';
 
-/**
- * Forces the WAL onto stable storage, when anything was written since the last time: a logical
- * decoding message of no content, written and flushed on its own (`flush` = true), flushes
- * every record before it, every commit made with `synchronous_commit` off included.
- */
-const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '', true)
-  WHERE pg_current_wal_flush_lsn() < pg_current_wal_insert_lsn()`;
-
 /** Named statements kept prepared on the one backend; later texts run unnamed. */
 const MAX_PREPARED_STATEMENTS = 500;
 
-/**
- * How long the plan of a statement whose best plan changes as its tables grow is kept
- * (`replannedAsTablesGrow`): PGlite never analyzes, so nothing else replaces it. A second bounds
- * how far a table can have grown under a plan (at 1,000 deliveries a second, a thousand rows),
- * for a few plans a second, where planning on each run cost one a batch.
- */
+/** The age at which a plan marked by `replannedAsTablesGrow` is made again (docs/decisions.md). */
 const REPLAN_AFTER_MS = 1_000;
 
 /** `in_failed_sql_transaction`: a statement of the transaction failed, which ended it. */
@@ -71,14 +59,13 @@ export class PGliteDatabase implements Database {
     maxQueued: number;
     groupCommit: boolean;
     onWalFlush?: () => void;
-    /** The clock that ages prepared plans, in milliseconds; `performance.now` unless given. */
-    now?: () => number;
+    now?: () => number; // ages prepared plans, in ms (StatementCacheOptions.now)
   }) {
     this.#statements = new StatementCache<RowDecoder>({
       prefix: 's',
       capacity: MAX_PREPARED_STATEMENTS,
       replanAfterMs: REPLAN_AFTER_MS,
-      ...(options.now === undefined ? {} : { now: options.now }),
+      now: options.now,
     });
     this.#pglite = options.pglite;
     this.#onClose = options.onClose;

@@ -84,3 +84,11 @@ export async function exchange(
     },
   });
 }
+
+/**
+ * @internal Forces the WAL onto stable storage, when anything was written since the last time:
+ * a logical decoding message of no content, written and flushed on its own (`flush` = true),
+ * flushes every record before it, every commit made with `synchronous_commit` off included.
+ */
+export const FLUSH_WAL_SQL = `SELECT pg_logical_emit_message(false, 'followup.flush', '', true)
+  WHERE pg_current_wal_flush_lsn() < pg_current_wal_insert_lsn()`;

@@ -41,7 +41,7 @@ export interface StatementCacheOptions {
    */
   replanAfterMs?: number;
   /** The clock of {@link replanAfterMs}, in milliseconds; `performance.now` unless given. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**
