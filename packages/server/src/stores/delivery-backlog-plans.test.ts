@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { testDriver, useTestDatabase } from '../../test/support/database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, testDriver, useTestDatabase } from '../../test/support/database.js';
 import { literalOf, type PlanNode, preparedPlanOf } from '../../test/support/explained-plan.js';
-import type { Queryable } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
 import { RECORD_ATTEMPT_BATCH } from './attempt-record-store.js';
 import {
   CLAIM_DUE_DELIVERIES,
@@ -121,8 +121,6 @@ function attemptsOf(ids: readonly string[]): unknown[] {
 }
 
 describe('the plans of delivery under a backlog', () => {
-  const database = useTestDatabase();
-
   /** Every statement under test, with the values a worker gives it. */
   function statements(): Record<string, { sql: string; values: unknown[] }> {
     const now = Date.parse(NOW);
@@ -156,58 +154,10 @@ describe('the plans of delivery under a backlog', () => {
     };
   }
 
-  it('plans each statement alike at 0, 10,000 and 100,000 pending, never reading a table whole', async () => {
-    await addEndpoints(database());
-    const plans = new Map<string, string[][]>();
-    let pending = 0;
-    for (const size of [0, 10_000, 100_000]) {
-      await addBacklog(database(), pending, size - pending);
-      pending = size;
-      // Autovacuum analyzes a table after 1,000 rows changed (migration 27), not before.
-      if (testDriver === 'postgres' && size > 0) {
-        await database().query(
-          'ANALYZE webhook_endpoints, deliveries, outbox_events, outbox_trace_contexts',
-        );
-      }
-      // One connection for the session settings and the prepared statement.
-      await database().transaction(async (transaction) => {
-        for (const [name, { sql, values }] of Object.entries(statements())) {
-          for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
-            const shape = await planOf(transaction, sql, values, mode);
-            const key = `${name}, ${mode === 'force_custom_plan' ? 'custom' : 'generic'} plan`;
-            plans.set(key, [...(plans.get(key) ?? []), shape]);
-          }
-        }
-      });
-    }
-    expect(plans.size).toBe(8);
-    for (const [statement, [empty, tenThousand, hundredThousand]] of plans) {
-      // Each statement reads the backlog's tables, and through an index only.
-      expect({ statement, reads: empty }).toEqual({
-        statement,
-        reads: expect.arrayContaining([expect.stringMatching(/ by /)]),
-      });
-      expect({ statement, reads: empty }).not.toEqual({
-        statement,
-        reads: expect.arrayContaining([expect.stringMatching(/Seq Scan/)]),
-      });
-      expect({ statement, reads: tenThousand }).toEqual({ statement, reads: empty });
-      expect({ statement, reads: hundredThousand }).toEqual({ statement, reads: empty });
-    }
-    // The claim reads each claimed event's trace context by its key, whatever their number.
-    for (const plan of ['custom', 'generic']) {
-      expect(plans.get(`claim, ${plan} plan`)?.[0]).toContain(
-        'outbox_trace_contexts by outbox_trace_contexts_pkey where (event_id = ev.id)',
-      );
-    }
-  });
-
-  // The outcomes of a batch of attempts update the batch's deliveries by their key, however many
-  // others there are. (With none at all, a planner without statistics may read the empty table
-  // instead, which costs nothing; from 10,000 on, it must not.)
-  it("records a batch's outcomes by the deliveries' keys at 10,000 and 100,000 pending", async () => {
+  /** The values of `RECORD_ATTEMPT_BATCH` for 32 failed attempts of the backlog's deliveries. */
+  function attemptBatchValues(): unknown[] {
     const ids = Array.from({ length: 32 }, (_, index) => `dlv_backlog_${index}`);
-    const values = [
+    return [
       ...attemptsOf(ids),
       ids,
       ids.map(() => NOW),
@@ -218,66 +168,152 @@ describe('the plans of delivery under a backlog', () => {
       ids.map(() => NOW),
       [],
     ];
-    await addEndpoints(database());
-    let pending = 0;
-    for (const size of [10_000, 100_000]) {
-      await addBacklog(database(), pending, size - pending);
-      pending = size;
-      if (testDriver === 'postgres') await database().query('ANALYZE deliveries');
-      await database().transaction(async (transaction) => {
-        for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
-          const reads = await planOf(transaction, RECORD_ATTEMPT_BATCH, values, mode);
-          expect({ size, mode, reads }).toEqual({
+  }
+
+  // One backlog, grown from 0 to 10,000 to 100,000 pending, with every statement explained at each
+  // size (filling it is most of this file's time); the tests below read the plans.
+  describe('as the backlog grows', () => {
+    let database: Database | undefined;
+    /** Each statement's reads at 0, 10,000 and 100,000 pending, by statement and plan. */
+    const plans = new Map<string, string[][]>();
+    /** The attempt batch's reads at each size, by plan. */
+    const attemptBatchPlans = new Map<string, string[][]>();
+
+    beforeAll(async () => {
+      const opened = await openTestDatabase();
+      database = opened;
+      await addEndpoints(opened);
+      let pending = 0;
+      for (const size of [0, 10_000, 100_000]) {
+        await addBacklog(opened, pending, size - pending);
+        pending = size;
+        // Autovacuum analyzes a table after 1,000 rows changed (migration 27), not before.
+        if (testDriver === 'postgres' && size > 0) {
+          await opened.query(
+            'ANALYZE webhook_endpoints, deliveries, outbox_events, outbox_trace_contexts',
+          );
+        }
+        // One connection for the session settings and the prepared statement.
+        await opened.transaction(async (transaction) => {
+          const explained = [
+            ...Object.entries(statements()).map(([name, statement]) => ({
+              into: plans,
+              name,
+              statement,
+            })),
+            {
+              into: attemptBatchPlans,
+              name: 'attempt batch',
+              statement: { sql: RECORD_ATTEMPT_BATCH, values: attemptBatchValues() },
+            },
+          ];
+          for (const {
+            into,
+            name,
+            statement: { sql, values },
+          } of explained) {
+            for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+              const shape = await planOf(transaction, sql, values, mode);
+              const key = `${name}, ${mode === 'force_custom_plan' ? 'custom' : 'generic'} plan`;
+              into.set(key, [...(into.get(key) ?? []), shape]);
+            }
+          }
+        });
+      }
+    });
+
+    afterAll(async () => {
+      await database?.close();
+    });
+
+    it('plans each statement alike at 0, 10,000 and 100,000 pending, never reading a table whole', () => {
+      expect(plans.size).toBe(8);
+      for (const [statement, [empty, tenThousand, hundredThousand]] of plans) {
+        // Each statement reads the backlog's tables, and through an index only.
+        expect({ statement, reads: empty }).toEqual({
+          statement,
+          reads: expect.arrayContaining([expect.stringMatching(/ by /)]),
+        });
+        expect({ statement, reads: empty }).not.toEqual({
+          statement,
+          reads: expect.arrayContaining([expect.stringMatching(/Seq Scan/)]),
+        });
+        expect({ statement, reads: tenThousand }).toEqual({ statement, reads: empty });
+        expect({ statement, reads: hundredThousand }).toEqual({ statement, reads: empty });
+      }
+      // The claim reads each claimed event's trace context by its key, whatever their number.
+      for (const plan of ['custom', 'generic']) {
+        expect(plans.get(`claim, ${plan} plan`)?.[0]).toContain(
+          'outbox_trace_contexts by outbox_trace_contexts_pkey where (event_id = ev.id)',
+        );
+      }
+    });
+
+    // The outcomes of a batch of attempts update the batch's deliveries by their key, however
+    // many others there are. (With none at all, a planner without statistics may read the empty
+    // table instead, which costs nothing; from 10,000 on, it must not.)
+    it("records a batch's outcomes by the deliveries' keys at 10,000 and 100,000 pending", () => {
+      expect(attemptBatchPlans.size).toBe(2);
+      for (const [plan, [, tenThousand, hundredThousand]] of attemptBatchPlans) {
+        for (const [size, reads] of [
+          [10_000, tenThousand],
+          [100_000, hundredThousand],
+        ] as const) {
+          expect({ plan, size, reads }).toEqual({
+            plan,
             size,
-            mode,
             reads: [expect.stringMatching(/^deliveries by deliveries_pkey where /)],
           });
         }
-      });
-    }
+      }
+    });
   });
 
-  // A named statement keeps the generic plan made at its sixth run for the life of its
-  // connection; PGlite never analyzes, so nothing ever replaces it (PostgreSQL's autovacuum
-  // does, after its next ANALYZE). The outcome update's plan made among a few hundred deliveries
-  // reads the table whole, as a hash join, once it holds thousands: why PGlite's driver prepares
-  // the worker's attempt batch and claim again once their plan is a second old
-  // (`replannedAsTablesGrow`, tested in storage/pglite-backend.test.ts).
-  it.runIf(testDriver === 'pglite')(
-    'keeps a plan made when deliveries were few: a plan that reads the table whole',
-    async () => {
-      const ids = Array.from({ length: 8 }, (_, index) => `dlv_backlog_${index}`);
-      const values = [
-        ...attemptsOf(ids),
-        ids,
-        ids.map(() => NOW),
-        ids.map(() => 'delivered'),
-        ids.map(() => null),
-        ids.map(() => 204),
-        ids.map(() => null),
-        ids.map(() => NOW),
-        [],
-      ];
-      await addEndpoints(database());
-      await addBacklog(database(), 0, 1_000);
-      await database().transaction(async (transaction) => {
-        await transaction.query(`PREPARE kept AS ${RECORD_ATTEMPT_BATCH}`);
-        // Six runs: the plan cache makes its generic plan at the sixth and keeps it.
-        for (let run = 0; run < 6; run++) {
-          await transaction.query(`EXECUTE kept (${values.map(literalOf).join(', ')})`);
-        }
-        await addBacklog(transaction, 1_000, 20_000);
-        const { rows } = await transaction.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-          `EXPLAIN (FORMAT JSON) EXECUTE kept (${values.map(literalOf).join(', ')})`,
-        );
-        const kept = rows[0]?.['QUERY PLAN'][0]?.Plan;
-        expect(kept && backlogReadsOf(kept)).toEqual(['Seq Scan on deliveries']);
-        await transaction.query('DEALLOCATE kept');
-        // Planned for the table as it is now, the same statement reads the batch by its keys.
-        expect(
-          await planOf(transaction, RECORD_ATTEMPT_BATCH, values, 'force_custom_plan'),
-        ).toEqual([expect.stringMatching(/^deliveries by deliveries_pkey where /)]);
-      });
-    },
-  );
+  describe('a plan kept as the table grows', () => {
+    const database = useTestDatabase();
+
+    // A named statement keeps the generic plan made at its sixth run for the life of its
+    // connection; PGlite never analyzes, so nothing ever replaces it (PostgreSQL's autovacuum
+    // does, after its next ANALYZE). The outcome update's plan made among a few hundred deliveries
+    // reads the table whole, as a hash join, once it holds thousands: why PGlite's driver prepares
+    // the worker's attempt batch and claim again once their plan is a second old
+    // (`replannedAsTablesGrow`, tested in storage/pglite-backend.test.ts).
+    it.runIf(testDriver === 'pglite')(
+      'keeps a plan made when deliveries were few: a plan that reads the table whole',
+      async () => {
+        const ids = Array.from({ length: 8 }, (_, index) => `dlv_backlog_${index}`);
+        const values = [
+          ...attemptsOf(ids),
+          ids,
+          ids.map(() => NOW),
+          ids.map(() => 'delivered'),
+          ids.map(() => null),
+          ids.map(() => 204),
+          ids.map(() => null),
+          ids.map(() => NOW),
+          [],
+        ];
+        await addEndpoints(database());
+        await addBacklog(database(), 0, 1_000);
+        await database().transaction(async (transaction) => {
+          await transaction.query(`PREPARE kept AS ${RECORD_ATTEMPT_BATCH}`);
+          // Six runs: the plan cache makes its generic plan at the sixth and keeps it.
+          for (let run = 0; run < 6; run++) {
+            await transaction.query(`EXECUTE kept (${values.map(literalOf).join(', ')})`);
+          }
+          await addBacklog(transaction, 1_000, 20_000);
+          const { rows } = await transaction.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+            `EXPLAIN (FORMAT JSON) EXECUTE kept (${values.map(literalOf).join(', ')})`,
+          );
+          const kept = rows[0]?.['QUERY PLAN'][0]?.Plan;
+          expect(kept && backlogReadsOf(kept)).toEqual(['Seq Scan on deliveries']);
+          await transaction.query('DEALLOCATE kept');
+          // Planned for the table as it is now, the same statement reads the batch by its keys.
+          expect(
+            await planOf(transaction, RECORD_ATTEMPT_BATCH, values, 'force_custom_plan'),
+          ).toEqual([expect.stringMatching(/^deliveries by deliveries_pkey where /)]);
+        });
+      },
+    );
+  });
 });
