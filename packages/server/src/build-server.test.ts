@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addHeldRoute } from '../test/support/held-route.js';
 import { useTestServer } from '../test/support/server.js';
 import { BODY_LIMIT_BYTES, buildServer } from './build-server.js';
 import { ProblemError } from './problem-error.js';
@@ -184,22 +185,10 @@ describe('buildServer', () => {
 
   it('finishes in-flight requests when closed (graceful shutdown)', async () => {
     const app = buildServer({ database: server().database, logger: false });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered: () => void = () => {};
-    const inHandler = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    app.get('/test/slow', async () => {
-      entered();
-      await gate;
-      return { done: true };
-    });
+    const held = addHeldRoute(app);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const response = fetch(`${address}/test/slow`);
-    await inHandler;
+    const response = fetch(`${address}/test/hold`);
+    await held.entered;
     let closed = false;
     const closing = app.close().then(() => {
       closed = true;
@@ -207,10 +196,10 @@ describe('buildServer', () => {
     // Closing waits for the request in flight.
     await Promise.resolve();
     expect(closed).toBe(false);
-    release();
+    held.release();
     const finished = await response;
     expect(finished.status).toBe(200);
-    expect(await finished.json()).toEqual({ done: true });
+    expect(await finished.json()).toEqual({ finished: true });
     await closing;
     expect(closed).toBe(true);
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
