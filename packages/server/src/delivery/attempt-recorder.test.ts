@@ -16,6 +16,17 @@ describe('the attempt recorder', () => {
   const clock = manualClock();
   const newId = createIdGenerator({ now: () => clock.now() });
 
+  /** A recorder writing to `on`, with a day before an endpoint is disabled and a batch of 32. */
+  function recorderOn(on: Database, maxBatch = 32) {
+    return createAttemptRecorder({
+      database: on,
+      autoDisableAfterMs: 86_400_000,
+      clock,
+      newId,
+      maxBatch,
+    });
+  }
+
   /**
    * The database, counting its commits (transactions begun and statements run alone, each of
    * which commits by itself) and failing the next `failures` of them.
@@ -121,13 +132,7 @@ describe('the attempt recorder', () => {
   it('writes the first attempt at once, alone, and those that end meanwhile in one commit', async () => {
     const { rows } = await claimed(5);
     const { database: counting, seen } = counted();
-    const recordAttempt = createAttemptRecorder({
-      database: counting,
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    });
+    const recordAttempt = recorderOn(counting);
     // All five end before the first one's write is done.
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
     expect(seen.commits).toBe(2);
@@ -143,13 +148,7 @@ describe('the attempt recorder', () => {
   it('writes no more attempts in one commit than its batch limit', async () => {
     const { rows } = await claimed(7);
     const { database: counting, seen } = counted();
-    const recordAttempt = createAttemptRecorder({
-      database: counting,
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 2,
-    });
+    const recordAttempt = recorderOn(counting, 2);
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
     // One alone, then the six that waited, two at a time.
     expect(seen.commits).toBe(4);
@@ -158,13 +157,7 @@ describe('the attempt recorder', () => {
 
   it("keeps an endpoint's health in the order its attempts ended within one batch", async () => {
     const { endpoint, rows } = await claimed(4);
-    const recordAttempt = createAttemptRecorder({
-      database: database(),
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    });
+    const recordAttempt = recorderOn(database());
     const [first, second, third, fourth] = rows as [
       (typeof rows)[number],
       (typeof rows)[number],
@@ -203,13 +196,7 @@ describe('the attempt recorder', () => {
   it('rejects every attempt of a batch whose transaction fails, and writes the next batch', async () => {
     const { rows } = await claimed(3);
     const { database: failing, seen } = counted(2);
-    const recordAttempt = createAttemptRecorder({
-      database: failing,
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    });
+    const recordAttempt = recorderOn(failing);
     const [first, second, third] = rows as [
       (typeof rows)[number],
       (typeof rows)[number],
@@ -231,13 +218,7 @@ describe('the attempt recorder', () => {
 
   it('ends a run of failures that a batch of successes meets, in a transaction, once', async () => {
     const { endpoint, rows } = await claimed(3);
-    const recordAttempt = createAttemptRecorder({
-      database: database(),
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    });
+    const recordAttempt = recorderOn(database());
     const [first, second, third] = rows as [
       (typeof rows)[number],
       (typeof rows)[number],
@@ -245,13 +226,7 @@ describe('the attempt recorder', () => {
     ];
     await recordAttempt(record(first, failed));
     const { database: counting, seen } = counted();
-    const recordAfter = createAttemptRecorder({
-      database: counting,
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    });
+    const recordAfter = recorderOn(counting);
     // The first success is written alone: the lone statement finds the endpoint failing, writes
     // nothing and says so, and a transaction ends the run. The second waited for it: the
     // endpoint in good health again, it is one statement.
@@ -281,13 +256,7 @@ describe('the attempt recorder', () => {
   it('writes nothing of a batch of successes whose endpoint is failing until the run ends', async () => {
     const { rows } = await claimed(2);
     const [first, second] = rows as [(typeof rows)[number], (typeof rows)[number]];
-    await createAttemptRecorder({
-      database: database(),
-      autoDisableAfterMs: 86_400_000,
-      clock,
-      newId,
-      maxBatch: 32,
-    })(record(first, failed));
+    await recorderOn(database())(record(first, failed));
     // The lone statement on its own, as the recorder runs it first: it answers false and writes
     // nothing, neither the attempt nor the outcome.
     const success = record(second, ok);

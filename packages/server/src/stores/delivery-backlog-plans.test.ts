@@ -120,6 +120,26 @@ function attemptsOf(ids: readonly string[]): unknown[] {
   ];
 }
 
+/**
+ * The values of `RECORD_ATTEMPT_BATCH` for an attempt of each of the backlog's first `count`
+ * deliveries: each `delivered`, or `failed` and pending a retry; no endpoints to check.
+ */
+function attemptBatchValues(count: number, outcome: 'delivered' | 'failed'): unknown[] {
+  const ids = Array.from({ length: count }, (_, index) => `dlv_backlog_${index}`);
+  const delivered = outcome === 'delivered';
+  return [
+    ...attemptsOf(ids),
+    ids,
+    ids.map(() => NOW),
+    ids.map(() => (delivered ? 'delivered' : 'pending')),
+    ids.map(() => (delivered ? null : NOW)),
+    ids.map(() => (delivered ? 204 : 500)),
+    ids.map(() => (delivered ? null : 'http_500')),
+    ids.map(() => NOW),
+    [],
+  ];
+}
+
 describe('the plans of delivery under a backlog', () => {
   /** Every statement under test, with the values a worker gives it. */
   function statements(): Record<string, { sql: string; values: unknown[] }> {
@@ -152,22 +172,6 @@ describe('the plans of delivery under a backlog', () => {
         ],
       },
     };
-  }
-
-  /** The values of `RECORD_ATTEMPT_BATCH` for 32 failed attempts of the backlog's deliveries. */
-  function attemptBatchValues(): unknown[] {
-    const ids = Array.from({ length: 32 }, (_, index) => `dlv_backlog_${index}`);
-    return [
-      ...attemptsOf(ids),
-      ids,
-      ids.map(() => NOW),
-      ids.map(() => 'pending'),
-      ids.map(() => NOW),
-      ids.map(() => 500),
-      ids.map(() => 'http_500'),
-      ids.map(() => NOW),
-      [],
-    ];
   }
 
   // One backlog, grown from 0 to 10,000 to 100,000 pending, with every statement explained at each
@@ -204,7 +208,7 @@ describe('the plans of delivery under a backlog', () => {
             {
               into: attemptBatchPlans,
               name: 'attempt batch',
-              statement: { sql: RECORD_ATTEMPT_BATCH, values: attemptBatchValues() },
+              statement: { sql: RECORD_ATTEMPT_BATCH, values: attemptBatchValues(32, 'failed') },
             },
           ];
           for (const {
@@ -281,18 +285,7 @@ describe('the plans of delivery under a backlog', () => {
     it.runIf(testDriver === 'pglite')(
       'keeps a plan made when deliveries were few: a plan that reads the table whole',
       async () => {
-        const ids = Array.from({ length: 8 }, (_, index) => `dlv_backlog_${index}`);
-        const values = [
-          ...attemptsOf(ids),
-          ids,
-          ids.map(() => NOW),
-          ids.map(() => 'delivered'),
-          ids.map(() => null),
-          ids.map(() => 204),
-          ids.map(() => null),
-          ids.map(() => NOW),
-          [],
-        ];
+        const values = attemptBatchValues(8, 'delivered');
         await addEndpoints(database());
         await addBacklog(database(), 0, 1_000);
         await database().transaction(async (transaction) => {
