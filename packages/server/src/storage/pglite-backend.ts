@@ -5,7 +5,7 @@ import {
   exchange,
   extendedBatch,
   FLUSH_WAL_SQL,
-  PREPARE_PROBE_BATCH,
+  PREPARE_FIXED_BATCH,
   PROBE_BATCH,
   simpleBatch,
 } from './pglite-exchange.js';
@@ -51,7 +51,7 @@ export class PGliteDatabase implements Database {
   /** Queries and transactions that wrote, so far; and how many of them a flush has covered. */
   #writesEnded = 0;
   #writesFlushed = 0;
-  #probePrepared = false;
+  #fixedPrepared = false;
 
   constructor(options: {
     pglite: PGlite;
@@ -169,17 +169,13 @@ export class PGliteDatabase implements Database {
     params: readonly unknown[],
     probe: boolean,
   ): Promise<ResultCollector> {
+    const { generic } = statement;
+    if (generic || probe) await this.#prepareFixed();
     // A named statement is parsed once; the unnamed one (the cache full) on every run.
     const unprepared = statement.shape === undefined;
-    const batch = extendedBatch({
-      retired: this.#statements.takeRetired(),
-      name: statement.name ?? '',
-      prepared: !unprepared,
-      sql,
-      params,
-      probe,
-    });
-    const collector = new ResultCollector(statement.shape, { probe });
+    const retired = this.#statements.takeRetired();
+    const batch = extendedBatch({ retired, statement, sql, params, probe });
+    const collector = new ResultCollector(statement.shape, { probe, generic });
     await this.#exchange(batch, collector);
     if (unprepared && collector.parsed && statement.name !== undefined) {
       statement.shape = collector.decoder ?? null;
@@ -188,12 +184,12 @@ export class PGliteDatabase implements Database {
     return collector;
   }
 
-  async #prepareProbe(): Promise<void> {
-    if (this.#probePrepared) return;
+  async #prepareFixed(): Promise<void> {
+    if (this.#fixedPrepared) return;
     const collector = new ResultCollector(undefined);
-    await this.#exchange(PREPARE_PROBE_BATCH, collector);
+    await this.#exchange(PREPARE_FIXED_BATCH, collector);
     if (collector.failure) throw collector.failure;
-    this.#probePrepared = true;
+    this.#fixedPrepared = true;
   }
 
   /** One statement in a transaction of its own (outside {@link PGliteDatabase.transaction}). */
@@ -204,7 +200,6 @@ export class PGliteDatabase implements Database {
       return resultOf<Row>(await this.#simple(sql));
     }
     const probe = this.#groupCommit;
-    if (probe) await this.#prepareProbe();
     const collector = await runPrepared({
       cache: this.#statements,
       sql,
@@ -233,7 +228,7 @@ export class PGliteDatabase implements Database {
    * it back, on both drivers without an error.
    */
   async #transactionWrote(): Promise<boolean> {
-    await this.#prepareProbe();
+    await this.#prepareFixed();
     const collector = new ResultCollector(probeRow);
     await this.#exchange(PROBE_BATCH, collector);
     if (collector.failure?.code === IN_FAILED_TRANSACTION) return false;

@@ -3,15 +3,37 @@ import pgUtils from 'pg/lib/utils.js';
 import { serialize } from 'pg-protocol';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { type ResultCollector, WROTE_PROBE_SQL } from './pglite-result.js';
+import type { PreparedStatement } from './statement-cache.js';
 
 /** The name of {@link WROTE_PROBE_SQL}'s statement, outside the cache's names (`s1`, `s2`…). */
 const WROTE_PROBE = 'followup_wrote';
+/**
+ * The statements that switch the plan cache to the generic plan for the rest of the batch's
+ * transaction (`set_config`'s `is_local`, undone by the `Sync` that ends an implicit one, or by
+ * the `ROLLBACK` of a failed one) and back (PostgreSQL's default, which PGlite's server is never
+ * given another). The plan is chosen at `Bind`.
+ */
+const GENERIC_PLANS = 'followup_generic_plans';
+const CHOSEN_PLANS = 'followup_chosen_plans';
 const SYNC = serialize.sync();
-const PROBE = Buffer.concat([serialize.bind({ statement: WROTE_PROBE }), serialize.execute()]);
+const run = (statement: string) =>
+  Buffer.concat([serialize.bind({ statement }), serialize.execute()]);
+const PROBE = run(WROTE_PROBE);
 
-/** @internal Prepares {@link WROTE_PROBE_SQL}'s statement, once per database. */
-export const PREPARE_PROBE_BATCH = Buffer.concat([
+/**
+ * @internal Prepares {@link WROTE_PROBE_SQL}'s statement and those that switch the plan cache to
+ * the generic plan and back, once per database.
+ */
+export const PREPARE_FIXED_BATCH = Buffer.concat([
   serialize.parse({ name: WROTE_PROBE, text: WROTE_PROBE_SQL }),
+  serialize.parse({
+    name: GENERIC_PLANS,
+    text: "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)",
+  }),
+  serialize.parse({
+    name: CHOSEN_PLANS,
+    text: "SELECT set_config('plan_cache_mode', 'auto', true)",
+  }),
   SYNC,
 ]);
 
@@ -20,23 +42,27 @@ export const PROBE_BATCH = Buffer.concat([PROBE, SYNC]);
 
 /**
  * @internal One batch of the extended protocol: the `Close` of each retired statement, then
- * `sql` parsed and described as `name` (`''`, the unnamed statement) unless it is `prepared`,
- * bound to `params` as `pg` writes them (`Buffer`s in binary, the rest as text), executed; with
- * `probe`, {@link WROTE_PROBE_SQL}'s statement executed after it, in the same transaction.
+ * `sql` as `statement`: parsed and described under its name (`''`, the unnamed statement) unless
+ * it was prepared (its shape known), bound to `params` as `pg` writes them (`Buffer`s in binary,
+ * the rest as text), executed; when the statement is `generic`, between a statement that has the
+ * plan cache choose the generic plan and one that lets it choose again (see `ResultCollector`'s
+ * `generic`); with `probe`, {@link WROTE_PROBE_SQL}'s statement executed after it, in the same
+ * transaction.
  */
 export function extendedBatch(options: {
   retired: readonly string[];
-  name: string;
-  prepared: boolean;
+  statement: PreparedStatement<unknown>;
   sql: string;
   params: readonly unknown[];
   probe: boolean;
 }): Buffer {
-  const { name } = options;
+  const { generic, shape } = options.statement;
+  const name = options.statement.name ?? '';
   const messages: Buffer[] = [];
   for (const retired of options.retired)
     messages.push(serialize.close({ type: 'S', name: retired }));
-  if (!options.prepared) {
+  if (generic) messages.push(run(GENERIC_PLANS));
+  if (shape === undefined) {
     messages.push(
       serialize.parse({ name, text: options.sql }),
       serialize.describe({ type: 'S', name }),
@@ -50,6 +76,7 @@ export function extendedBatch(options: {
     }),
     serialize.execute(),
   );
+  if (generic) messages.push(run(CHOSEN_PLANS));
   if (options.probe) messages.push(PROBE);
   messages.push(SYNC);
   return Buffer.concat(messages);

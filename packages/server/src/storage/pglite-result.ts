@@ -18,9 +18,11 @@ function rowCountOf(tag: string): number | null {
 /**
  * @internal Collects one batch's answer, as `pg-protocol`'s parser reads it: the last
  * statement's rows, its row count, or its error (the `DatabaseError` that `pg` throws, with the
- * same fields). With `probe`, the batch ends with {@link WROTE_PROBE_SQL}'s statement, run after
- * the statement in the same transaction (a named statement prepared beforehand, so it adds no
- * description and no `ParseComplete`): its one row says whether the statement wrote.
+ * same fields). With `generic`, the statement runs between two that set the plan cache's mode,
+ * whose answers are passed over. With `probe`, the batch ends with {@link WROTE_PROBE_SQL}'s
+ * statement, run after the statement in the same transaction: its one row says whether the
+ * statement wrote. Those statements are prepared beforehand, so they add no description and no
+ * `ParseComplete`.
  */
 export class ResultCollector {
   rows: Record<string, unknown>[] = [];
@@ -33,10 +35,18 @@ export class ResultCollector {
   #decoder: RowDecoder | null | undefined;
   #completed = false;
   readonly #probe: boolean;
+  /** The answers still to pass over before the statement's, and right after it. */
+  #before: number;
+  #after: number;
 
-  constructor(decoder: RowDecoder | null | undefined, { probe = false }: { probe?: boolean } = {}) {
+  constructor(
+    decoder: RowDecoder | null | undefined,
+    { probe = false, generic = false }: { probe?: boolean; generic?: boolean } = {},
+  ) {
     this.#decoder = decoder;
     this.#probe = probe;
+    this.#before = generic ? 1 : 0;
+    this.#after = generic ? 1 : 0;
   }
 
   /** Takes one backend message; messages of no interest (`BindComplete`, notices…) are skipped. */
@@ -66,6 +76,7 @@ export class ResultCollector {
   };
 
   #dataRow(fields: readonly (string | null)[]): void {
+    if (this.#before > 0 || (this.#completed && this.#after > 0)) return;
     if (this.#completed) {
       if (this.#probe) {
         this.wrote = fields[0] === 't';
@@ -79,6 +90,14 @@ export class ResultCollector {
   }
 
   #commandComplete(tag: string): void {
+    if (this.#before > 0) {
+      this.#before--;
+      return;
+    }
+    if (this.#completed && this.#after > 0) {
+      this.#after--;
+      return;
+    }
     if (this.#completed) {
       if (this.#probe) return;
       this.rows = [];

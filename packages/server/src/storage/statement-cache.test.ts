@@ -20,7 +20,11 @@ describe('StatementCache', () => {
     expect(first.name).toBe('x1');
     expect(cache.statementOf('SELECT 1')).toBe(first);
     expect(cache.statementOf('SELECT 2').name).toBe('x2');
-    expect(cache.statementOf('SELECT 3')).toEqual({ name: undefined, shape: undefined });
+    expect(cache.statementOf('SELECT 3')).toEqual({
+      name: undefined,
+      shape: undefined,
+      generic: false,
+    });
     // The texts it began with keep their names.
     expect(cache.statementOf('SELECT 1')).toBe(first);
   });
@@ -38,13 +42,15 @@ describe('StatementCache', () => {
     const first = cache.statementOf(marked);
     first.shape = 'shape';
     expect(first.name).toBe('x1');
-    expect(cache.statementOf('SELECT 1').name).toBe('x2');
+    // Run with its one generic plan; an unmarked text as the database chooses.
+    expect(first.generic).toBe(true);
+    expect(cache.statementOf('SELECT 1')).toMatchObject({ name: 'x2', generic: false });
     now += 999;
     expect(cache.statementOf(marked)).toBe(first);
     now += 1;
     // A second old: a new name, prepared and planned anew; the old one is retired once.
     const second = cache.statementOf(marked);
-    expect(second).toEqual({ name: 'x3', shape: undefined });
+    expect(second).toEqual({ name: 'x3', shape: undefined, generic: true });
     expect(cache.takeRetired()).toEqual(['x1']);
     expect(cache.statementOf(marked)).toBe(second);
     // The new name is a second old a second after it was given, not after the first.
@@ -57,12 +63,12 @@ describe('StatementCache', () => {
     expect(cache.takeRetired()).toEqual(['x3']);
   });
 
-  it('keeps a marked text named as any other without a replanning age', () => {
+  it('keeps a marked text named and planned as any other without a replanning age', () => {
     let now = 0;
     const cache = new StatementCache<string>({ prefix: 'x', capacity: 2, now: () => now });
     const marked = replannedAsTablesGrow('SELECT $1::int AS kept_by_postgres');
     const first = cache.statementOf(marked);
-    expect(first.name).toBe('x1');
+    expect(first).toMatchObject({ name: 'x1', generic: false });
     now += 3_600_000;
     expect(cache.statementOf(marked)).toBe(first);
     expect(cache.takeRetired()).toEqual([]);
@@ -74,7 +80,7 @@ describe('StatementCache', () => {
     cache.statementOf('SELECT 2');
     cache.replan('SELECT 1');
     const again = cache.statementOf('SELECT 1');
-    expect(again).toEqual({ name: 'x3', shape: undefined });
+    expect(again).toEqual({ name: 'x3', shape: undefined, generic: false });
     expect(cache.takeRetired()).toEqual(['x1']);
     expect(cache.takeRetired()).toEqual([]);
     // Still within its capacity: the new name took the old one's place.

@@ -6,22 +6,30 @@
 export interface PreparedStatement<Shape> {
   readonly name: string | undefined;
   shape: Shape | null | undefined;
+  /**
+   * Whether the driver runs it with its generic plan (`plan_cache_mode` `force_generic_plan`):
+   * a text marked by {@link replannedAsTablesGrow} in a cache that prepares it again as it ages.
+   */
+  readonly generic: boolean;
 }
 
 /** The texts marked by {@link replannedAsTablesGrow}. */
 const replanned = new Set<string>();
 
 /**
- * @internal Marks `sql` as a statement whose best plan changes as its tables grow; returns it
- * unchanged. A named statement keeps the generic plan made at its sixth run until something
- * invalidates it. On PostgreSQL, autovacuum's ANALYZE does, once a table has changed by a
- * thousand rows and 2 % (migration 27), so such a text is prepared as any other. PGlite never
- * analyzes, and kept it for the life of the database: the delivery worker's outcome update,
- * planned while `deliveries` held a few hundred rows, read the whole table for each batch once it
- * held tens of thousands (`docs/decisions.md`). A cache with
+ * @internal Marks `sql` as a statement whose best plan changes as its tables grow, but not with
+ * its values; returns it unchanged. A named statement that settles on a generic plan (at its
+ * sixth run) keeps it until something invalidates it. On PostgreSQL, autovacuum's ANALYZE does,
+ * once a table has changed by a thousand rows and 2 % (migration 27), so such a text is prepared
+ * as any other. PGlite never analyzes, and kept it for the life of the database: the delivery
+ * worker's outcome update, planned while `deliveries` held a few hundred rows, read the whole
+ * table for each batch once it held tens of thousands (`docs/decisions.md`). A cache with
  * {@link StatementCacheOptions.replanAfterMs} (PGlite's) prepares a marked text again, under a
- * new name, once its plan is that old: a plan is then made for the tables as they are at most
- * that long ago, and planning costs a few plans per period instead of one per run.
+ * new name, once its plan is that old, and has it run with that one generic plan
+ * ({@link PreparedStatement.generic}): left to choose, PostgreSQL plans the worker's statements,
+ * whose arrays of ids make a plan for their values look cheaper, anew on every run. A plan is
+ * then made for the tables as they are at most that long ago, and planning costs one plan per
+ * period instead of one per run.
  */
 export function replannedAsTablesGrow(sql: string): string {
   replanned.add(sql);
@@ -84,7 +92,7 @@ export class StatementCache<Shape> {
       return this.#statements.get(sql) as PreparedStatement<Shape>;
     }
     if (this.#statements.size >= this.#options.capacity)
-      return { name: undefined, shape: undefined };
+      return { name: undefined, shape: undefined, generic: false };
     return this.#name(sql);
   }
 
@@ -108,11 +116,11 @@ export class StatementCache<Shape> {
 
   /** Gives `sql` a name never given before. */
   #name(sql: string): PreparedStatement<Shape> {
-    const statement = { name: `${this.#options.prefix}${++this.#issued}`, shape: undefined };
+    const generic = this.#options.replanAfterMs !== undefined && replanned.has(sql);
+    const name = `${this.#options.prefix}${++this.#issued}`;
+    const statement = { name, shape: undefined, generic };
     this.#statements.set(sql, statement);
-    if (this.#options.replanAfterMs !== undefined && replanned.has(sql)) {
-      this.#namedAt.set(sql, this.#now());
-    }
+    if (generic) this.#namedAt.set(sql, this.#now());
     return statement;
   }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../storage/database.js';
+import { replannedAsTablesGrow } from '../storage/statement-cache.js';
 
 // The fan-out's two statements (delivery/fan-out.ts says how they work together): find the
 // undispatched events with the endpoints that took them when they were written, then make those
@@ -65,9 +66,11 @@ export async function takeUndispatchedEvents(
  * @internal The second fan-out statement (exported for the test that explains its plan): inserts
  * the deliveries `$1` of the pairs of events `$2` and endpoints `$3`, due at `$4`, each with the
  * body its endpoint takes now (`payload`; a pair another instance made already is passed by),
- * and marks the events `$5` dispatched.
+ * and marks the events `$5` dispatched. Planned again as its tables grow
+ * ({@link replannedAsTablesGrow}), and so with one plan for every batch of ids on PGlite, where
+ * PostgreSQL left to choose planned it anew on every run.
  */
-export const INSERT_DELIVERIES_OF_EVENTS = `WITH inserted AS (
+export const INSERT_DELIVERIES_OF_EVENTS = replannedAsTablesGrow(`WITH inserted AS (
        INSERT INTO deliveries
               (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, payload)
        -- The body the endpoint takes now (full or thin) is the delivery's for good: every
@@ -80,7 +83,7 @@ export const INSERT_DELIVERIES_OF_EVENTS = `WITH inserted AS (
      -- The ids through a subquery, as in the first statement: with the whole batch in view, the
      -- planner chose to read a small outbox whole rather than look each event up.
      UPDATE outbox_events SET dispatched_at = $4, fan_out_to = NULL
-      WHERE id = ANY (ARRAY(SELECT unnest($5::text[]))) AND fan_out_to IS NOT NULL`;
+      WHERE id = ANY (ARRAY(SELECT unnest($5::text[]))) AND fan_out_to IS NOT NULL`);
 
 /**
  * @internal Inserts the deliveries `ids` (one per event and endpoint pair, due at `now`; a pair
