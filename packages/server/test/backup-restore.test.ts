@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { captureIo } from './support/cli-io.js';
+import { writeMigratedDataDirectory } from './support/pglite-template.js';
 
 // A backup of a running server under write load, restored into a new directory and started:
 // every contact acknowledged (201) before the backup started is there, with the token and the
@@ -74,7 +75,9 @@ describe('followup-server backup and restore', () => {
   it(
     'backs up a running server under write load; the restored copy has every acknowledged contact, the token and the endpoint',
     async () => {
+      // A migrated database, as a first start leaves one (run-cli.test.ts tests that start).
       const dataDir = join(scratch, 'live');
+      await writeMigratedDataDirectory(dataDir);
       const server = await startServer(dataDir);
       // Through the running server's operator channel, as an operator would.
       const account = await runJson<{ id: string }>([
@@ -210,6 +213,7 @@ describe('followup-server backup and restore', () => {
     'backs up a stopped server under its lock, and keeps an existing file unless --force',
     async () => {
       const dataDir = join(scratch, 'stopped');
+      await writeMigratedDataDirectory(dataDir);
       const account = await runJson<{ id: string }>([
         'accounts',
         'create',
