@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { create as createTar, extract as extractTar } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeMigratedDataDirectory } from '../../test/support/pglite-template.js';
 import { FollowUpServerError } from '../errors.js';
-import { migrate } from '../storage/migrate.js';
 import { SCHEMA_VERSION } from '../storage/migrations/index.js';
 import { openPGliteDatabase } from '../storage/pglite-database.js';
 import { BACKUP_MANIFEST_FILE, parseBackupManifest } from './backup-manifest.js';
@@ -37,9 +37,9 @@ describe('restoreBackup', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'followup-restore-'));
     source = join(scratch, 'source');
+    await writeMigratedDataDirectory(source);
     const database = await openPGliteDatabase({ dataDir: source, unsafeNoFsync: true });
     try {
-      await migrate(database);
       await database.query('CREATE TABLE backup_probe (value text)');
       await database.query('INSERT INTO backup_probe VALUES ($1)', ['kept']);
       // What a backup killed half-way leaves: the next one removes it, and never copies it.
