@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDriver } from '../../test/support/database.js';
+import { writeMigratedDataDirectory } from '../../test/support/pglite-template.js';
 import { migrate } from './migrate.js';
 import { openPGliteDatabase } from './pglite-database.js';
 
@@ -48,9 +49,9 @@ describe.skipIf(testDriver !== 'pglite')('data directory file modes', () => {
   }, 120_000);
 
   it('tightens the files an earlier release left open when it opens the directory', async () => {
+    // A directory an earlier release left: its files as unpacked, umask and all.
     const dataDir = join(parent, 'old');
-    const database = await openPGliteDatabase({ dataDir });
-    await database.close();
+    await writeMigratedDataDirectory(dataDir);
     await writeFile(join(dataDir, 'postgresql.auto.conf.old'), 'x', { mode: 0o644 });
     await chmod(join(dataDir, 'postgresql.auto.conf.old'), 0o666);
     await chmod(dataDir, 0o755);
