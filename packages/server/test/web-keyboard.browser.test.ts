@@ -35,9 +35,38 @@ interface TabWalk {
   unringed: string[];
 }
 
+// The focused control, and whether its focus ring differs from how it looked unfocused: a
+// function's source, as it runs in the page, where the DOM's types are.
+const describeFocus = `() => {
+  const element = document.activeElement;
+  if (!element || !element.dataset || element.dataset.keyboardIndex === undefined) {
+    return { name: 'outside: ' + (element ? element.tagName : 'none'), ringed: false };
+  }
+  const style = getComputedStyle(element);
+  const ring = style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.boxShadow;
+  const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+  const text = (element.getAttribute('aria-label') || element.textContent || element.id || element.name || '').trim();
+  return {
+    name: element.dataset.keyboardIndex + ' ' + element.tagName + ' ' + text.slice(0, 40),
+    ringed: ring !== element.dataset.keyboardRing && (outlined || style.boxShadow !== 'none'),
+  };
+}`;
+
+// The focused control now.
+const focusedControl = `(${describeFocus})()`;
+
 // Marks every control a keyboard user can reach (in document order), with how it looks
-// unfocused; a string, as it runs in the page, where the DOM's types are.
+// unfocused, and from now on notes the focused control at the end of each press of Tab (its
+// keyup reaches the control Tab moved to): the walk then reads the notes once, instead of
+// asking the page after each press, which was a third of a walk's time.
 const markControls = `(() => {
+  window.__tabStops = [];
+  if (!window.__tabStopsNoted) {
+    window.__tabStopsNoted = true;
+    window.addEventListener('keyup', (event) => {
+      if (event.key === 'Tab') window.__tabStops.push((${describeFocus})());
+    }, true);
+  }
   const selector = 'a[href], button, input, select, textarea, summary, [tabindex]';
   const controls = [...document.querySelectorAll(selector)].filter((element) => {
     if (element.matches('[tabindex="-1"], [disabled], input[type="hidden"]')) return false;
@@ -58,33 +87,17 @@ const markControls = `(() => {
   });
 })()`;
 
-// The focused control, and whether its focus ring differs from how it looked unfocused.
-const focusedControl = `(() => {
-  const element = document.activeElement;
-  if (!element || !element.dataset || element.dataset.keyboardIndex === undefined) {
-    return { name: 'outside: ' + (element ? element.tagName : 'none'), ringed: false };
-  }
-  const style = getComputedStyle(element);
-  const ring = style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.boxShadow;
-  const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
-  const text = (element.getAttribute('aria-label') || element.textContent || element.id || element.name || '').trim();
-  return {
-    name: element.dataset.keyboardIndex + ' ' + element.tagName + ' ' + text.slice(0, 40),
-    ringed: ring !== element.dataset.keyboardRing && (outlined || style.boxShadow !== 'none'),
-  };
-})()`;
-
 async function tabThrough(page: Page): Promise<TabWalk> {
   const expected = await page.evaluate<string[]>(markControls);
-  const reached: string[] = [];
-  const unringed: string[] = [];
-  for (let press = 0; press < expected.length; press++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate<{ name: string; ringed: boolean }>(focusedControl);
-    reached.push(focused.name);
-    if (!focused.ringed) unringed.push(focused.name);
-  }
-  return { expected, reached, unringed };
+  for (let press = 0; press < expected.length; press++) await page.keyboard.press('Tab');
+  // A press that takes focus out of the document reaches no control and notes nothing: the
+  // walk is then shorter than the order expected.
+  const stops = await page.evaluate<{ name: string; ringed: boolean }[]>('window.__tabStops');
+  return {
+    expected,
+    reached: stops.map((stop) => stop.name),
+    unringed: stops.filter((stop) => !stop.ringed).map((stop) => stop.name),
+  };
 }
 
 // The forms of the page's content that have a field to type in: the action, method and the
