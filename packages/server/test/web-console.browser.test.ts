@@ -244,10 +244,9 @@ describe.skipIf(!browserAvailable)('web console in a browser', { timeout: 180_00
       }
       expect(await page.locator('main script, main img').count(), name).toBe(0);
       expect(await page.locator('main a[href^="javascript:"]').count(), name).toBe(0);
+      // The endpoint's URL shows as text, never as a link.
+      if (name === 'webhook-endpoints') expect(text, name).toContain(payloads.link);
     }
-    // The endpoint's URL shows as text, never as a link.
-    await page.goto('/webhook-endpoints');
-    expect(await page.locator('main').innerText()).toContain(payloads.link);
   });
 
   // A pasted value is cut by a field's maxlength without a word: the form cut such a URL to

@@ -254,14 +254,16 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
       expect(await page.locator('main script, main img').count(), name).toBe(0);
       expect(await page.locator('main a[href^="javascript:"]').count(), name).toBe(0);
       await saveScreenshot(page, `data-${name}`);
+      if (name === 'contact-payload') {
+        const text = await page.locator('main').textContent();
+        for (const payload of Object.values(payloads)) expect(text).toContain(payload);
+      }
+      if (name === 'contact-erased') {
+        const erased = await page.locator('main').textContent();
+        expect(erased).toContain('[erased]');
+        expect(erased).not.toMatch(/Erin|erin@example\.com/);
+      }
     }
-    await page.goto(`${server.origin}/contacts/${payloadId}`);
-    const text = await page.locator('main').textContent();
-    for (const payload of Object.values(payloads)) expect(text).toContain(payload);
-    await page.goto(`${server.origin}/contacts/${erasedId}`);
-    const erased = await page.locator('main').textContent();
-    expect(erased).toContain('[erased]');
-    expect(erased).not.toMatch(/Erin|erin@example\.com/);
   });
 
   it("lays a contact's page out at 1280 and 375 pixels, never wider than the screen, no word broken", async () => {
@@ -273,11 +275,11 @@ describe.skipIf(!browserAvailable)('the data pages in a browser', { timeout: 300
         expect(await page.evaluate<string[]>(brokenWords), `${path} at ${width}`).toEqual([]);
         const pageWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
         expect(pageWidth, `${path} at ${width}`).toBeLessThanOrEqual(width);
-      }
-      await page.goto(`${server.origin}/contacts/${adaId}`);
-      const saved = await saveScreenshot(page, `data-contact-${width}`);
-      if (update) {
-        copyFileSync(saved, new URL(`../docs/console-contact-${width}.png`, import.meta.url));
+        if (path !== `/contacts/${adaId}`) continue;
+        const saved = await saveScreenshot(page, `data-contact-${width}`);
+        if (update) {
+          copyFileSync(saved, new URL(`../docs/console-contact-${width}.png`, import.meta.url));
+        }
       }
       await page.context().close();
     }
