@@ -32,7 +32,8 @@ const secretPartial = `<% if (it.secret) { %>
 </section>
 <% } %>`;
 
-// The fields an endpoint's settings share between Add and Edit (data: `it.form`, `it.kinds`).
+// The fields an endpoint's settings share between Add and Edit (data: `it.form`, `it.kinds`). A
+// label is a grid (assets.ts): text with markup in it is one span, else each piece is a row.
 const settingsFields = `<fieldset>
 <legend>Events</legend>
 <p class="muted">Leave every box empty to receive every kind.</p>
@@ -43,7 +44,7 @@ const settingsFields = `<fieldset>
 <label for="description">Description
 <input id="description" name="description" value="<%= it.form.description %>" autocomplete="off">
 </label>
-<label for="headers">Static headers, one <code>Name: value</code> a line
+<label for="headers"><span>Static headers, one <code>Name: value</code> a line</span>
 <textarea id="headers" name="headers" rows="3" autocomplete="off"><%= it.form.headers %></textarea>
 </label>
 <label for="rateLimit">Deliveries per second at most (empty: no limit)
