@@ -9,6 +9,8 @@ const HUNG = 5;
 
 describe('a server killed in the middle of its deliveries', () => {
   const { operator, startServer } = useKillableServer('followup-killed-', {
+    // A cluster that exists (the run's template): this test is about the kill, not the creation.
+    migrated: true,
     // More than HUNG attempts at once to the one endpoint, so that all hang together.
     startArguments: ['--endpoint-concurrency', '16'],
   });

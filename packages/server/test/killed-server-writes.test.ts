@@ -15,6 +15,8 @@ const ACKNOWLEDGED_BEFORE_KILL = 60;
 
 describe('a server killed while it writes', () => {
   const { operator, startServer } = useKillableServer('followup-crash-', {
+    // A cluster that exists (the run's template): this test is about the kill, not the creation.
+    migrated: true,
     startArguments: ['--rate-limit', '1000000', '--address-rate-limit', '1000000'],
     env: { INBOX_WEBHOOK_SECRET: INBOX_SECRET, EHR_WEBHOOK_SECRET_ATHENAHEALTH: EHR_SECRET },
   });

@@ -18,11 +18,16 @@ const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
  * `startArguments`, resolving once it listens, with what it announced (its URL, and with
  * `--demo` its token). `under` runs the server under another command, which is given node and
  * its arguments (`strace … -o FILE`). Every child still running after the suite is killed. Call
- * it inside a `describe`.
+ * it inside a `describe`. `migrated` starts from the run's migrated template instead of an empty
+ * data directory (`useCliStorage`), for a test that is not about the cluster's creation.
  */
 export function useKillableServer(
   prefix: string,
-  options: { startArguments?: readonly string[]; env?: Record<string, string> } = {},
+  options: {
+    startArguments?: readonly string[];
+    env?: Record<string, string>;
+    migrated?: boolean;
+  } = {},
 ): {
   /** The scratch data directory (PGlite). */
   dataDir(): string;
@@ -31,7 +36,7 @@ export function useKillableServer(
     under?: readonly string[];
   }): Promise<{ child: ChildProcess; url: string; token?: string }>;
 } {
-  const { dataDir, storageArguments } = useCliStorage(prefix);
+  const { dataDir, storageArguments } = useCliStorage(prefix, { migrated: options.migrated ?? false });
   const children: ChildProcess[] = [];
 
   afterAll(() => {
