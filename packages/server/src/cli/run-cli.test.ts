@@ -15,6 +15,7 @@ import {
   transactionsSettled,
   useTestDatabase,
 } from '../../test/support/database.js';
+import { writeMigratedDataDirectory } from '../../test/support/pglite-template.js';
 import { startSubscriber } from '../../test/support/subscriber.js';
 import { listAuditEntries } from '../audit/audit-log.js';
 import { createIdGenerator } from '../ids.js';
@@ -136,7 +137,10 @@ describe('followup-server', () => {
     });
 
     it('start --unsafe-no-fsync says what it risks and syncs nothing; refused beside PostgreSQL', async () => {
+      // A cluster that exists and was never synced (the run's template; creating one is
+      // tested below and above): a durable start would sync it and leave the marker.
       const named = join(home, 'unsafe');
+      await writeMigratedDataDirectory(named);
       const controller = new AbortController();
       const started = captureIo({ HOME: home }, controller.signal);
       const exit = runCli(
@@ -159,6 +163,8 @@ describe('followup-server', () => {
       // The next durable open finds no marker, and syncs every file first.
       expect(existsSync(join(named, 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(named, SYNCED_MARKER_FILE))).toBe(false);
+      // It opened the named directory, not a default one.
+      expect(existsSync(defaultDir())).toBe(false);
 
       const postgres = 'postgres://127.0.0.1:1/nowhere';
       for (const [argv, env] of [
@@ -955,7 +961,8 @@ describe('followup-server', () => {
   });
 
   describe('start', () => {
-    const storage = useCliStorage('followup-cli-');
+    // A migrated cluster to start on: 'the data directory' above tests that start creates one.
+    const storage = useCliStorage('followup-cli-', { migrated: true });
     const { storageArguments } = storage;
 
     async function exerciseOperator() {
