@@ -36,7 +36,9 @@ export function useKillableServer(
     under?: readonly string[];
   }): Promise<{ child: ChildProcess; url: string; token?: string }>;
 } {
-  const { dataDir, storageArguments } = useCliStorage(prefix, { migrated: options.migrated ?? false });
+  const { dataDir, storageArguments } = useCliStorage(prefix, {
+    migrated: options.migrated ?? false,
+  });
   const children: ChildProcess[] = [];
 
   afterAll(() => {
