@@ -4,34 +4,30 @@
 // pass axe with no serious or critical violation and hold no broken link (linkinator);
 // screenshots are saved under test-output/.
 import { spawnSync } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 import { scratchDataDir, startServer } from './index.js';
+import { serveSite, stopServing, urlOf } from './static-site.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const screenshots = fileURLToPath(new URL('../test-output/', import.meta.url));
 const available = chromiumAvailable();
+// The site `npm run docs` built, when the run that started this test built it just before (npm
+// test sets it: turbo's docs task writes docs/api/, and this package's test task depends on that
+// task). Unset (the test run alone), the test builds the site itself from the sources as they
+// are, so that it never checks a site older than them.
+const builtSite = process.env.FOLLOWUP_DOCS_SITE ? resolve(process.env.FOLLOWUP_DOCS_SITE) : '';
 // axe itself, as @axe-core/playwright injects it (the version it was tested with): the test runs
 // it in each page directly, once per page.
 const { source: axeSource } = createRequire(import.meta.resolve('@axe-core/playwright'))(
   'axe-core',
 );
-const types = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
 
 /** Opens `url`, waits for `selector`, and returns the console errors and failed requests seen. */
 async function visit(browser, url, selector, screenshot) {
@@ -78,37 +74,33 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
   let siteServer;
   let siteUrl;
   let browser;
+  // Whether the site is this test's own build, to remove afterwards.
+  let built = false;
   beforeAll(async () => {
-    site = mkdtempSync(join(tmpdir(), 'followup-site-'));
-    const build = spawnSync(process.execPath, [join(root, 'scripts/build-docs.mjs'), site], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (build.status !== 0)
-      throw new Error(`npm run docs failed:\n${build.stdout}\n${build.stderr}`);
-    siteServer = createServer((request, response) => {
-      // A hosted site would have one; without it the browser's own request is a 404 to ignore.
-      if (request.url === '/favicon.ico') return void response.writeHead(204).end();
-      const path = normalize(decodeURIComponent(new URL(request.url, 'http://site').pathname));
-      const file = join(site, path.endsWith('/') ? `${path}index.html` : path);
-      if (!file.startsWith(site) || !existsSync(file)) return void response.writeHead(404).end();
-      response.writeHead(200, {
-        'content-type': types[extname(file)] ?? 'application/octet-stream',
-        // As a static host serves them: the browser keeps the shared scripts and styles (and the
-        // code it compiled from them) across the 568 pages rather than fetch them each time.
-        ...(extname(file) === '.html' ? {} : { 'cache-control': 'max-age=3600' }),
+    if (builtSite) {
+      // npm test: turbo's docs task has just built the site from these sources (this task
+      // depends on it), and the test reads that one rather than build it again.
+      if (!existsSync(join(builtSite, 'index.html')))
+        throw new Error(`FOLLOWUP_DOCS_SITE names ${builtSite}, which holds no built site`);
+      site = builtSite;
+    } else {
+      site = mkdtempSync(join(tmpdir(), 'followup-site-'));
+      built = true;
+      const build = spawnSync(process.execPath, [join(root, 'scripts/build-docs.mjs'), site], {
+        cwd: root,
+        encoding: 'utf8',
       });
-      response.end(readFileSync(file));
-    }).listen(0, '127.0.0.1');
-    await once(siteServer, 'listening');
-    siteUrl = `http://127.0.0.1:${siteServer.address().port}`;
+      if (build.status !== 0)
+        throw new Error(`npm run docs failed:\n${build.stdout}\n${build.stderr}`);
+    }
+    siteServer = await serveSite(site);
+    siteUrl = urlOf(siteServer);
     browser = await launchChromium();
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
-    siteServer?.closeAllConnections();
-    siteServer?.close();
-    if (site) rmSync(site, { recursive: true, force: true });
+    stopServing(siteServer);
+    if (built) rmSync(site, { recursive: true, force: true });
   });
 
   it('builds one site covering the four packages, with the OpenAPI document beside it', () => {
@@ -242,8 +234,9 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
   // as the current one), and every page (that one too) with the chrome excluded: every element
   // of every page is checked, the chrome on one page rather than on each of 568, where it was
   // most of axe's time. On those runs the browser does not fetch what the content does not need:
-  // the navigation's data (an empty list instead: the sidebar is excluded) and the search's (the
-  // search box is closed), images and fonts (axe reads an <img>'s alt, not its pixels).
+  // the site is served to them without the navigation's data (an empty list instead: the sidebar
+  // is excluded) and the search's (the search box is closed), images and fonts (axe reads an
+  // <img>'s alt, not its pixels).
   // The pages' own scripts do run: they change the content axe checks (typedoc's copy buttons
   // and folding sections, the site's custom.js).
   it('passes axe on every page of the site: no serious or critical violation', async () => {
@@ -255,8 +248,6 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
       '.col-sidebar .site-menu',
       'body > footer',
     ];
-    // typedoc's navigation data is a deflated, base64 JSON list.
-    const emptyNavigation = `window.navigationData = "${deflateSync('[]').toString('base64')}"`;
     const found = [];
     const checked = [];
 
@@ -268,14 +259,30 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
       return context;
     }
 
-    /** Loads `path` in `page` and waits until its content shows, as a reader would see it. */
-    async function load(page, path) {
-      await page.goto(`${siteUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    /**
+     * Loads `path` from the site at `url` in `page` and waits until its content shows, as a
+     * reader would see it.
+     */
+    async function load(page, url, path) {
+      await page.goto(`${url}${path}`, { waitUntil: 'domcontentloaded' });
       if (path === '/media/http-api.html') {
         await page.waitForSelector('.opblock-tag-section');
       } else {
-        // typedoc hides the page until its scripts show it, once the sidebar is built.
-        await page.waitForFunction(() => document.body.style.display !== 'none');
+        // typedoc hides the page until its scripts show it, once the sidebar is built: the page
+        // says when, rather than be asked on every animation frame (a third of a page's load).
+        await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const shown = () => document.body.style.display !== 'none';
+              if (shown()) return resolve();
+              const observer = new MutationObserver(() => {
+                if (!shown()) return;
+                observer.disconnect();
+                resolve();
+              });
+              observer.observe(document.body, { attributes: true, attributeFilter: ['style'] });
+            }),
+        );
       }
     }
 
@@ -311,7 +318,7 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
 
     const whole = await axeContext();
     const chromeTab = await whole.newPage();
-    await load(chromeTab, chromePage);
+    await load(chromeTab, siteUrl, chromePage);
     await chromeTab.waitForSelector('#tsd-nav-container a.current', { state: 'attached' });
     // The rules axe runs by default (enabled, not experimental or deprecated) that can report a
     // serious or critical violation. Each rule of axe declares the impact its violations have
@@ -350,28 +357,25 @@ describe.skipIf(!available)('the reference documentation in a browser', () => {
     await whole.close();
 
     const queue = [...pages];
-    // Two pages at a time: one for each core of the machines the suite runs on.
-    await Promise.all(
-      Array.from({ length: 2 }, async () => {
-        const context = await axeContext();
-        // An empty navigation: typedoc then shows the page at once, not half a second later.
-        await context.route(/\/assets\/navigation\.js$/, (route) =>
-          route.fulfill({ contentType: 'text/javascript', body: emptyNavigation }),
-        );
-        await context.route(/\/assets\/search\.js$/, (route) => route.abort());
-        await context.route(
-          (url) => /\.(png|jpe?g|gif|webp|woff2?|ttf|otf)$/.test(url.pathname),
-          (route) => route.abort(),
-        );
-        const page = await context.newPage();
-        for (let path = queue.shift(); path; path = queue.shift()) {
-          await load(page, path);
-          found.push(...(await check(page, path, chrome, rules)));
-          checked.push(path);
-        }
-        await context.close();
-      }),
-    );
+    // An empty navigation: typedoc then shows the page at once, not half a second later.
+    const contentServer = await serveSite(site, { contentOnly: true });
+    try {
+      // Two pages at a time: one for each core of the machines the suite runs on.
+      await Promise.all(
+        Array.from({ length: 2 }, async () => {
+          const context = await axeContext();
+          const page = await context.newPage();
+          for (let path = queue.shift(); path; path = queue.shift()) {
+            await load(page, urlOf(contentServer), path);
+            found.push(...(await check(page, path, chrome, rules)));
+            checked.push(path);
+          }
+          await context.close();
+        }),
+      );
+    } finally {
+      stopServing(contentServer);
+    }
     expect(found).toEqual([]);
     // Every .html page of the site, each once.
     expect(checked.sort()).toEqual(pages);
