@@ -81,7 +81,13 @@ const args = [
   '--concurrency=2',
 ];
 console.log(`\n$ npx ${args.join(' ')}`);
-spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
+// The docs task builds the reference site into docs/api/ before the example-support tests, which
+// depend on it (examples/support/turbo.json): they check that site rather than build it again.
+spawnSync('npx', args, {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, FOLLOWUP_DOCS_SITE: join(root, 'docs', 'api') },
+});
 
 const summaryFile = (existsSync(runs) ? readdirSync(runs) : [])
   .filter((name) => name.endsWith('.json') && !before.has(name))
