@@ -95,6 +95,7 @@ const PGLITE_ONLY: readonly { why: string; files: readonly string[] }[] = [
       'test/web-keyboard.browser.test.ts',
       'test/web-overview.browser.test.ts',
       'test/web-readable-tables.browser.test.ts',
+      'test/support/browser.test.ts',
     ],
   },
   {
