@@ -135,7 +135,12 @@ export async function testServerTransactionsSettled(): Promise<void> {
 export async function openUnicodeCaseTestDatabase(): Promise<Database> {
   if (testDriver === 'pglite') return openMigratedPGlite();
   const name = uniqueSchemaName();
-  const server = await openPostgresDatabase({ connectionString: testDatabaseUrl() });
+  // No statement timeout here: CREATE and DROP DATABASE each wait for a checkpoint, which on a
+  // test server busy with the whole suite's writes can outlast the 30 s default (it did in CI).
+  const server = await openPostgresDatabase({
+    connectionString: testDatabaseUrl(),
+    statementTimeoutMs: 0,
+  });
   let database: Database | undefined;
   try {
     await server.query(
