@@ -45,15 +45,41 @@ export async function openTestDatabase(): Promise<Database> {
   } satisfies Database;
 }
 
-/** Empties every table but schema_migrations. */
+/**
+ * Empties every table but schema_migrations, and restarts the sequences their columns own, as
+ * `TRUNCATE … RESTART IDENTITY` of them all would. Only the tables that hold a row are
+ * truncated: a `TRUNCATE` gives each table and each of its indexes new files, about 5 ms a table
+ * on PostgreSQL, so truncating all 26 before every test took 100-170 ms there, where a test
+ * writes to a handful of them.
+ */
 export async function truncateAll(database: Database): Promise<void> {
   const { rows } = await database.query<{ name: string }>(
     `SELECT tablename AS name FROM pg_tables
       WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
   );
   if (rows.length === 0) return;
+  const { rows: held } = await database.query<{ names: string[] }>(
+    `SELECT array_remove(ARRAY[${rows
+      .map((row) => `CASE WHEN EXISTS (SELECT FROM "${row.name}") THEN '${row.name}' END`)
+      .join(', ')}]::text[], NULL) AS names`,
+  );
+  const names = held[0]?.names ?? [];
+  if (names.length > 0) {
+    await database.query(
+      `TRUNCATE ${names.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`,
+    );
+  }
+  // The sequences a column owns (serial, identity, OWNED BY): those RESTART IDENTITY restarts,
+  // whether or not their table held a row now (its rows may have been deleted since).
   await database.query(
-    `TRUNCATE ${rows.map((row) => `"${row.name}"`).join(', ')} RESTART IDENTITY CASCADE`,
+    `SELECT setval(sequence.oid, settings.seqstart, false)
+       FROM pg_class AS sequence
+       JOIN pg_sequence AS settings ON settings.seqrelid = sequence.oid
+      WHERE sequence.relkind = 'S'
+        AND sequence.relnamespace = current_schema()::regnamespace
+        AND EXISTS (SELECT FROM pg_depend AS owner
+                     WHERE owner.classid = 'pg_class'::regclass AND owner.objid = sequence.oid
+                       AND owner.refclassid = 'pg_class'::regclass AND owner.deptype IN ('a', 'i'))`,
   );
 }
 
