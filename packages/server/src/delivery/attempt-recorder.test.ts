@@ -129,13 +129,13 @@ describe('the attempt recorder', () => {
     return rows;
   }
 
-  it('writes the first attempt at once, alone, and those that end meanwhile in one commit', async () => {
+  it('writes the attempts that end in one turn of the event loop in one commit', async () => {
     const { rows } = await claimed(5);
     const { database: counting, seen } = counted();
     const recordAttempt = recorderOn(counting);
-    // All five end before the first one's write is done.
+    // All five end in one turn, as responses read in one poll of the sockets do.
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
-    expect(seen.commits).toBe(2);
+    expect(seen.commits).toBe(1);
     // Successes to an endpoint in good health: each batch is one statement, no transaction.
     expect(seen.transactions).toBe(0);
     expect(await states()).toEqual(rows.map(() => ({ state: 'delivered', attempts: 1 })));
@@ -145,12 +145,31 @@ describe('the attempt recorder', () => {
     expect(attempts.rows[0]?.n).toBe(5);
   });
 
+  it('writes the attempts that end while a commit is under way together, in the next one', async () => {
+    const { rows } = await claimed(4);
+    const { database: counting, seen } = counted();
+    const recordAttempt = recorderOn(counting);
+    const [first, ...others] = rows as [(typeof rows)[number], ...(typeof rows)[number][]];
+    let meanwhile: Promise<void>[] = [];
+    const query = counting.query;
+    counting.query = (sql, params) => {
+      // Three more attempts end as the first one's statement is sent.
+      if (seen.commits === 0) meanwhile = others.map((row) => recordAttempt(record(row, ok)));
+      return query(sql, params);
+    };
+    await recordAttempt(record(first, ok));
+    await Promise.all(meanwhile);
+    expect(meanwhile).toHaveLength(3);
+    expect(seen.commits).toBe(2);
+    expect(await states()).toEqual(rows.map(() => ({ state: 'delivered', attempts: 1 })));
+  });
+
   it('writes no more attempts in one commit than its batch limit', async () => {
     const { rows } = await claimed(7);
     const { database: counting, seen } = counted();
     const recordAttempt = recorderOn(counting, 2);
     await Promise.all(rows.map((row) => recordAttempt(record(row, ok))));
-    // One alone, then the six that waited, two at a time.
+    // The seven that ended in one turn, two at a time.
     expect(seen.commits).toBe(4);
     expect((await states()).every((row) => row.state === 'delivered')).toBe(true);
   });
@@ -164,7 +183,7 @@ describe('the attempt recorder', () => {
       (typeof rows)[number],
       (typeof rows)[number],
     ];
-    // The first is written alone; a failure, then two successes, then a failure, end meanwhile.
+    // A success, a failure, a success and a failure end in one turn: one batch.
     await Promise.all([
       recordAttempt(record(first, ok)),
       recordAttempt(record(second, failed)),
@@ -195,7 +214,7 @@ describe('the attempt recorder', () => {
 
   it('rejects every attempt of a batch whose transaction fails, and writes the next batch', async () => {
     const { rows } = await claimed(3);
-    const { database: failing, seen } = counted(2);
+    const { database: failing, seen } = counted(1);
     const recordAttempt = recorderOn(failing);
     const [first, second, third] = rows as [
       (typeof rows)[number],
@@ -208,7 +227,7 @@ describe('the attempt recorder', () => {
     ]);
     expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     await recordAttempt(record(third, ok));
-    expect(seen.commits).toBe(3);
+    expect(seen.commits).toBe(2);
     expect((await states()).map((row) => row.state).sort()).toEqual([
       'delivered',
       'pending',
@@ -227,10 +246,11 @@ describe('the attempt recorder', () => {
     await recordAttempt(record(first, failed));
     const { database: counting, seen } = counted();
     const recordAfter = recorderOn(counting);
-    // The first success is written alone: the lone statement finds the endpoint failing, writes
-    // nothing and says so, and a transaction ends the run. The second waited for it: the
-    // endpoint in good health again, it is one statement.
-    await Promise.all([recordAfter(record(second, ok)), recordAfter(record(third, ok))]);
+    // The first success: the lone statement finds the endpoint failing, writes nothing and says
+    // so, and a transaction ends the run. The second, the endpoint in good health again, is one
+    // statement.
+    await recordAfter(record(second, ok));
+    await recordAfter(record(third, ok));
     expect(seen).toEqual({ commits: 3, transactions: 1 });
     const { rows: kinds } = await database().query<{ event: string }>(
       `SELECT event FROM outbox_events WHERE event LIKE 'endpoint.%' ORDER BY created_at, id`,
