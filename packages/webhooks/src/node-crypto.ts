@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
-import { hmac, keyCache } from './node-hmac.js';
+import { hmac, keyCache, standardKeyOf } from './node-hmac.js';
 import type { WebhookPayload } from './payload.js';
 import { rawPayload } from './payload.js';
 import { type HeadersLike, readHeaderQuietly } from './read-header.js';
@@ -264,10 +264,8 @@ export function verifyStandardWebhook(
   const body = rawPayload(payload);
   const job = planStandardWebhook(headers, options);
   for (let index = 0; index < job.keys.length; index++) {
-    const expected = createHmac('sha256', job.keys[index] as Uint8Array)
-      .update(job.prefix)
-      .update(body)
-      .digest();
+    const key = standardKeyOf(job.secrets[index] as WebhookSecret, job.keys[index] as Uint8Array);
+    const expected = createHmac('sha256', key).update(job.prefix).update(body).digest();
     for (const candidate of job.candidates) {
       if (digestsEqual(expected, candidate)) {
         return { id: job.id, timestamp: job.timestamp, secretIndex: index };

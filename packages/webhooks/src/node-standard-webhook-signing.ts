@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { standardKeyOf } from './node-hmac.js';
 import { rawPayload, type WebhookPayload } from './payload.js';
+import type { WebhookSecret } from './secrets.js';
 import { planStandardSigning, type StandardWebhookSignOptions } from './standard-webhooks.js';
 
 /**
@@ -36,8 +38,11 @@ export function signStandardWebhook(
   options: StandardWebhookSignOptions,
 ): string {
   const body = rawPayload(payload);
-  const { prefix, keys } = planStandardSigning(options);
+  const { prefix, keys, secrets } = planStandardSigning(options);
   return keys
-    .map((key) => `v1,${createHmac('sha256', key).update(prefix).update(body).digest('base64')}`)
+    .map((key, index) => {
+      const mac = createHmac('sha256', standardKeyOf(secrets[index] as WebhookSecret, key));
+      return `v1,${mac.update(prefix).update(body).digest('base64')}`;
+    })
     .join(' ');
 }

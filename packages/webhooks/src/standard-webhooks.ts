@@ -59,7 +59,10 @@ export interface StandardWebhookJob {
   prefix: string;
   /** The claimed digests (each 32 bytes) of the `v1` entries. */
   candidates: Uint8Array[];
+  /** The key bytes of each secret, in order. */
   keys: Uint8Array[];
+  /** The secrets as given, in the same order: what a cache of keys is keyed by. */
+  secrets: readonly WebhookSecret[];
 }
 
 /** Options of `verifyStandardWebhook`. */
@@ -130,7 +133,7 @@ export function planStandardWebhook(
   const keys = secrets.map((secret, index) =>
     standardWebhookKey(secret, secrets.length === 1 ? 'The secret' : `Secret #${index}`),
   );
-  return { id, timestamp, prefix: `${id}.${timestamp}.`, candidates, keys };
+  return { id, timestamp, prefix: `${id}.${timestamp}.`, candidates, keys, secrets };
 }
 
 /** Options of `signStandardWebhook`. */
@@ -150,6 +153,7 @@ export interface StandardWebhookSignOptions {
 export function planStandardSigning(options: StandardWebhookSignOptions): {
   prefix: string;
   keys: Uint8Array[];
+  secrets: readonly WebhookSecret[];
 } {
   if (typeof options !== 'object' || options === null) {
     throw verificationError('invalid_secret', 'No options were given; pass { id, secret }.');
@@ -166,7 +170,7 @@ export function planStandardSigning(options: StandardWebhookSignOptions): {
   const keys = secrets.map((secret, index) =>
     standardWebhookKey(secret, secrets.length === 1 ? 'The secret' : `Secret #${index}`),
   );
-  return { prefix: `${id}.${timestamp}.`, keys };
+  return { prefix: `${id}.${timestamp}.`, keys, secrets };
 }
 
 /** Compares two digests in constant time for their (public) length. */

@@ -186,6 +186,24 @@ describe.each(signers)('signStandardWebhook, $name entry', (signer) => {
     }
   });
 
+  it('keys each string secret with its own decoded bytes, however many were used before', async () => {
+    // The node entry keeps a key object per string secret: the same text used as a `t=,v1=`
+    // secret (keyed with its UTF-8) must not lend it its key, nor one secret another's.
+    const secrets = Array.from({ length: 70 }, () => `whsec_${randomBytes(32).toString('base64')}`);
+    const body = '{"id":"dlv_4"}';
+    for (const secret of [...secrets, ...secrets.slice(0, 3)]) {
+      node.signPayload(body, { secret });
+      const expected = new Webhook(secret).sign('dlv_4', new Date(1_000), body);
+      expect(await signer.sign(body, { id: 'dlv_4', secret, timestamp: 1 })).toBe(expected);
+      const headers = {
+        'webhook-id': 'dlv_4',
+        'webhook-timestamp': '1',
+        'webhook-signature': expected,
+      };
+      expect(node.verifyStandardWebhook(body, headers, { secret, now: 1 }).id).toBe('dlv_4');
+    }
+  });
+
   it('refuses a secret that is not base64 after whsec_, and an id the header cannot carry', async () => {
     expect(await codeOf(signer.sign('{}', { id: 'dlv_3', secret: 'whsec_!!' }))).toBe(
       'invalid_secret',
