@@ -6,6 +6,7 @@ import { PGLITE_TEMPLATE_ENV } from '../../test/support/pglite-template.js';
 import { RECORD_ATTEMPT_BATCH } from '../stores/attempt-record-store.js';
 import { CLAIM_DUE_DELIVERIES, claimParameters } from '../stores/delivery-claim-store.js';
 import { INSERT_DELIVERIES_OF_EVENTS } from '../stores/fan-out-store.js';
+import { bookkeepingWrite } from './bookkeeping-writes.js';
 import { PGliteDatabase } from './pglite-backend.js';
 import { replannedAsTablesGrow } from './statement-cache.js';
 
@@ -90,6 +91,27 @@ describe.runIf(testDriver === 'pglite')('PGliteDatabase with group commit', () =
     expect(
       (await database.query('SELECT count(*)::integer AS n FROM group_commit_t')).rows,
     ).toEqual([{ n: 2 }]);
+  });
+
+  it("answers a bookkeeping write at once, and flushes it before the next query's answer", async () => {
+    const bookkeeping = bookkeepingWrite(
+      'INSERT INTO group_commit_t (id, label) VALUES ($1, $2) RETURNING id',
+    );
+    await read();
+    const before = flushes.count;
+    expect((await database.query(bookkeeping, [30, 'kept'])).rows).toEqual([{ id: 30 }]);
+    expect((await database.query(bookkeeping, [31, 'kept'])).rows).toEqual([{ id: 31 }]);
+    expect(flushes.count).toBe(before);
+    // A read, which may have seen them, waits for one flush that covers both.
+    expect((await read()).rows).toEqual([{ label: 'two' }]);
+    expect(flushes.count).toBe(before + 1);
+    await read();
+    expect(flushes.count).toBe(before + 1);
+    // A failure is answered at once too.
+    await expect(database.query(bookkeeping, [30, 'again'])).rejects.toMatchObject({
+      code: '23505',
+    });
+    expect(flushes.count).toBe(before + 1);
   });
 
   it('answers a write run with its generic plan with its own rows, after a flush', async () => {

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { isBookkeepingWrite } from './bookkeeping-writes.js';
 import type { Database, Queryable, QueryResult } from './database.js';
 import { databaseBusyError } from './database-busy.js';
 import {
@@ -240,7 +241,9 @@ export class PGliteDatabase implements Database {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    return this.#exclusive(() => this.#runAlone<Row>(sql, params), { durable: true });
+    return this.#exclusive(() => this.#runAlone<Row>(sql, params), {
+      durable: !isBookkeepingWrite(sql),
+    });
   }
 
   transaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {

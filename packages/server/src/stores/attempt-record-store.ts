@@ -1,3 +1,4 @@
+import { bookkeepingWrite } from '../storage/bookkeeping-writes.js';
 import type { Queryable } from '../storage/database.js';
 import { replannedAsTablesGrow } from '../storage/statement-cache.js';
 
@@ -66,9 +67,11 @@ function outcomeParameters(outcomes: readonly DeliveryOutcome[]): unknown[] {
  * statistics (PGlite never analyzes), which, given the `unnest` alone, read `deliveries` whole
  * for each batch, a cost that grew with the table. Planned again as its tables grow
  * ({@link replannedAsTablesGrow}): a plan kept from when the table was small reads it whole, by a
- * hash join, however large it has grown since.
+ * hash join, however large it has grown since. A {@link bookkeepingWrite}: lost in a crash, the
+ * deliveries are attempted again once their leases run out (sent twice, never lost).
  */
-export const RECORD_ATTEMPT_BATCH = replannedAsTablesGrow(`WITH failing AS (
+export const RECORD_ATTEMPT_BATCH = bookkeepingWrite(
+  replannedAsTablesGrow(`WITH failing AS (
        SELECT 1 FROM webhook_endpoints WHERE id = ANY ($14::text[]) AND failing_since IS NOT NULL
         LIMIT 1),
      attempts AS (
@@ -91,7 +94,8 @@ export const RECORD_ATTEMPT_BATCH = replannedAsTablesGrow(`WITH failing AS (
               AS o (id, lease_until, state, next_attempt_at, status, error, now)
         WHERE NOT EXISTS (SELECT FROM failing)
           AND d.id = ANY ($7::text[]) AND d.id = o.id AND d.lease_until = o.lease_until)
-SELECT NOT EXISTS (SELECT FROM failing) AS recorded`);
+SELECT NOT EXISTS (SELECT FROM failing) AS recorded`),
+);
 
 /**
  * @internal Records a batch of attempts in one statement: the attempts, and each delivery's

@@ -1,3 +1,4 @@
+import { bookkeepingWrite } from '../storage/bookkeeping-writes.js';
 import type { Queryable } from '../storage/database.js';
 import { replannedAsTablesGrow } from '../storage/statement-cache.js';
 
@@ -23,9 +24,10 @@ export interface UndispatchedEvents {
  * `$2` undispatched events, oldest first, from the head of `outbox_events_fan_out` (`FOR UPDATE
  * SKIP LOCKED`), each with the endpoints recorded when it was written (`fan_out_to`), in the
  * order they were added (an endpoint removed since is passed by: its deliveries went with it);
- * when none of them has an endpoint left, they are marked dispatched at `$1`.
+ * when none of them has an endpoint left, they are marked dispatched at `$1`. A
+ * {@link bookkeepingWrite}: lost in a crash, the events are taken again.
  */
-export const TAKE_UNDISPATCHED_EVENTS = `WITH events AS (
+export const TAKE_UNDISPATCHED_EVENTS = bookkeepingWrite(`WITH events AS (
        SELECT id, seq, fan_out_to FROM outbox_events WHERE fan_out_to IS NOT NULL
         ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
      pairs AS (
@@ -45,7 +47,7 @@ export const TAKE_UNDISPATCHED_EVENTS = `WITH events AS (
             (SELECT coalesce(array_agg(event_id ORDER BY seq, position), '{}')
                FROM pairs) AS pair_event_ids,
             (SELECT coalesce(array_agg(endpoint_id ORDER BY seq, position), '{}')
-               FROM pairs) AS pair_endpoint_ids`;
+               FROM pairs) AS pair_endpoint_ids`);
 
 /**
  * @internal Takes at most `limit` undispatched events (`FOR UPDATE SKIP LOCKED`), marks those
@@ -68,9 +70,11 @@ export async function takeUndispatchedEvents(
  * body its endpoint takes now (`payload`; a pair another instance made already is passed by),
  * and marks the events `$5` dispatched. Planned again as its tables grow
  * ({@link replannedAsTablesGrow}), and so with one plan for every batch of ids on PGlite, where
- * PostgreSQL left to choose planned it anew on every run.
+ * PostgreSQL left to choose planned it anew on every run. A {@link bookkeepingWrite}: lost in a
+ * crash, the events are fanned out again, and no claim answers before the deliveries are durable.
  */
-export const INSERT_DELIVERIES_OF_EVENTS = replannedAsTablesGrow(`WITH inserted AS (
+export const INSERT_DELIVERIES_OF_EVENTS = bookkeepingWrite(
+  replannedAsTablesGrow(`WITH inserted AS (
        INSERT INTO deliveries
               (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, payload)
        -- The body the endpoint takes now (full or thin) is the delivery's for good: every
@@ -83,7 +87,8 @@ export const INSERT_DELIVERIES_OF_EVENTS = replannedAsTablesGrow(`WITH inserted 
      -- The ids through a subquery, as in the first statement: with the whole batch in view, the
      -- planner chose to read a small outbox whole rather than look each event up.
      UPDATE outbox_events SET dispatched_at = $4, fan_out_to = NULL
-      WHERE id = ANY (ARRAY(SELECT unnest($5::text[]))) AND fan_out_to IS NOT NULL`);
+      WHERE id = ANY (ARRAY(SELECT unnest($5::text[]))) AND fan_out_to IS NOT NULL`),
+);
 
 /**
  * @internal Inserts the deliveries `ids` (one per event and endpoint pair, due at `now`; a pair
