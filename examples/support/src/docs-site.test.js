@@ -5,12 +5,12 @@
 // screenshots are saved under test-output/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeSource } from '../../../scripts/testing/axe-source.mjs';
 import { chromiumAvailable, launchChromium } from '../../../scripts/testing/chromium.mjs';
 import { scratchDataDir, startServer } from './index.js';
 import { serveSite, stopServing, urlOf } from './static-site.js';
@@ -23,11 +23,6 @@ const available = chromiumAvailable();
 // task). Unset (the test run alone), the test builds the site itself from the sources as they
 // are, so that it never checks a site older than them.
 const builtSite = process.env.FOLLOWUP_DOCS_SITE ? resolve(process.env.FOLLOWUP_DOCS_SITE) : '';
-// axe itself, as @axe-core/playwright injects it (the version it was tested with): the test runs
-// it in each page directly, once per page.
-const { source: axeSource } = createRequire(import.meta.resolve('@axe-core/playwright'))(
-  'axe-core',
-);
 
 /** Opens `url`, waits for `selector`, and returns the console errors and failed requests seen. */
 async function visit(browser, url, selector, screenshot) {

@@ -2,14 +2,14 @@
 // Debian's headless Chromium through playwright-core, users of any role signed in through the
 // /signin form, axe-core checks and screenshots. Web pages' browser tests all use it.
 
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { axeSource } from '../../../../scripts/testing/axe-source.mjs';
 import { chromiumAvailable, launchChromium } from '../../../../scripts/testing/chromium.mjs';
 import { buildServer } from '../../src/build-server.js';
 import type { BuildServerOptions } from '../../src/build-server-options.js';
@@ -151,15 +151,6 @@ export async function sessionCookie(
   const cookies = await context.cookies(origin);
   return cookies.find((cookie) => /followup_session$/.test(cookie.name))?.value;
 }
-
-// axe-core as @axe-core/playwright itself depends on it (the version that package was tested
-// with), minified: AxeBuilder evaluated the unminified axe.js (1.48 MB) twice on each analyze()
-// call, which took most of a run's time (758 ms against 225 ms on a 50-row table page).
-const axeRequire = createRequire(import.meta.resolve('@axe-core/playwright'));
-const axeSource = readFileSync(
-  join(dirname(axeRequire.resolve('axe-core/package.json')), 'axe.min.js'),
-  'utf8',
-);
 
 // Runs axe over the whole document and answers its violations by rule: a function's source, as
 // it runs in the page, where the DOM's types are. `resultTypes` leaves out the details of every
