@@ -1,8 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { verifySignature } from '@followup/webhooks';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { buildDeliveryRequest } from './delivery-request.js';
+import {
+  buildDeliveryRequest,
+  standardWebhookKey,
+  standardWebhookSecret,
+} from './delivery-request.js';
 
 const message = {
   id: 'dlv_01J9Z3',
@@ -114,5 +119,34 @@ describe('buildDeliveryRequest', () => {
       .update(`${message.id}.${T}.${request.body}`)
       .digest('base64');
     expect(request.headers['webhook-signature']).toBe(`v1,${expected}`);
+  });
+
+  it('signs with a canonical secret as a string, keyed with the same bytes as Node decodes', () => {
+    // Canonical standard base64, trailing bits set or not: the package is given the string (and
+    // keeps a KeyObject for it), and signs with exactly the bytes Node's decoder reads.
+    const canonical = fc.uint8Array({ minLength: 1, maxLength: 64 }).chain((bytes) =>
+      fc.integer({ min: 0, max: 15 }).map((noise) => {
+        const text = Buffer.from(bytes).toString('base64');
+        const last = text.replace(/=+$/, '').length - 1;
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+        const bits = text.endsWith('==') ? 4 : text.endsWith('=') ? 2 : 0;
+        const value = alphabet.indexOf(text[last] as string) | (noise & ((1 << bits) - 1));
+        return `whsec_${text.slice(0, last)}${alphabet[value]}${text.slice(last + 1)}`;
+      }),
+    );
+    fc.assert(
+      fc.property(canonical, (secret) => {
+        expect(standardWebhookSecret(secret)).toBe(secret);
+        const request = buildDeliveryRequest(message, { secrets: [secret], timestamp: T });
+        const expected = createHmac('sha256', standardWebhookKey(secret))
+          .update(`${message.id}.${T}.${request.body}`)
+          .digest('base64');
+        expect(request.headers['webhook-signature']).toBe(`v1,${expected}`);
+      }),
+    );
+    // Anything else goes as the bytes Node's decoder reads.
+    for (const secret of ['whsec_a', 'whsec_abc', 'whsec_ab-_', 'whsec_', 'plain', 'whsec_YQ']) {
+      expect(standardWebhookSecret(secret)).toEqual(standardWebhookKey(secret));
+    }
   });
 });

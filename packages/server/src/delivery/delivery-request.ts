@@ -24,6 +24,23 @@ export function standardWebhookKey(secret: string): Uint8Array {
   return key.byteLength === 0 ? new Uint8Array(1) : key;
 }
 
+/**
+ * `whsec_` and canonical standard base64 of at least one byte: what the server makes. Both
+ * decoders read it to the same bytes, so it is given to `@followup/webhooks` as it is.
+ */
+const CANONICAL_SECRET =
+  /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/;
+
+/**
+ * @internal The secret to sign with in the Standard Webhooks scheme: the secret itself when it is
+ * canonical (every secret the server makes), which `@followup/webhooks` decodes to the bytes of
+ * {@link standardWebhookKey} and keys with a `KeyObject` it keeps (an HMAC keyed with bytes costs
+ * five times more, on Node 24); otherwise the bytes of {@link standardWebhookKey}.
+ */
+export function standardWebhookSecret(secret: string): string | Uint8Array {
+  return CANONICAL_SECRET.test(secret) ? secret : standardWebhookKey(secret);
+}
+
 /** One delivery of an event to one endpoint, as the subscriber receives it. */
 export interface DeliveryMessage {
   /** The delivery id (`dlv_…`): the body's `id` and `X-Service-Delivery`, the same on every retry. */
@@ -117,7 +134,7 @@ export function buildDeliveryRequest(
       [STANDARD_WEBHOOK_HEADERS.timestamp]: String(options.timestamp),
       [STANDARD_WEBHOOK_HEADERS.signature]: signStandardWebhook(body, {
         id: message.id,
-        secret: options.secrets.map(standardWebhookKey),
+        secret: options.secrets.map(standardWebhookSecret),
         timestamp: options.timestamp,
       }),
     },
