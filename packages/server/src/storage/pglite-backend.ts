@@ -2,7 +2,6 @@ import type { PGlite } from '@electric-sql/pglite';
 import { isBookkeepingWrite } from './bookkeeping-writes.js';
 import type { Database, Queryable, QueryResult } from './database.js';
 import { databaseBusyError } from './database-busy.js';
-import { GroupCommit } from './group-commit.js';
 import {
   exchange,
   extendedBatch,
@@ -44,8 +43,15 @@ export class PGliteDatabase implements Database {
   #queued = 0;
   #inTransaction = false;
   #closed = false;
-  /** Group commit, on a durable data directory (`groupCommit`); none in memory or unsynced. */
-  readonly #groupCommit: GroupCommit | undefined;
+  /** Whether each query and transaction waits for a WAL flush that follows it (group commit). */
+  readonly #groupCommit: boolean;
+  /** Told each time a WAL flush statement is sent (tests count them). */
+  readonly #onWalFlush: (() => void) | undefined;
+  /** The WAL flush that is queued and has not started: work that ends before it joins it. */
+  #nextFlush: Promise<void> | undefined;
+  /** Queries and transactions that wrote, so far; and how many of them a flush has covered. */
+  #writesEnded = 0;
+  #writesFlushed = 0;
   #fixedPrepared = false;
 
   constructor(options: {
@@ -54,7 +60,6 @@ export class PGliteDatabase implements Database {
     maxQueued: number;
     groupCommit: boolean;
     onWalFlush?: () => void;
-    syncedAfter?: (flush: () => Promise<void>) => Promise<void>; // SyncedNodeFS.syncedAfter
     now?: () => number; // ages prepared plans, in ms (StatementCacheOptions.now)
   }) {
     this.#statements = new StatementCache<RowDecoder>({
@@ -66,20 +71,8 @@ export class PGliteDatabase implements Database {
     this.#pglite = options.pglite;
     this.#onClose = options.onClose;
     this.#maxQueued = options.maxQueued;
-    const { onWalFlush, syncedAfter = (flush) => flush() } = options;
-    this.#groupCommit = options.groupCommit
-      ? new GroupCommit({
-          inTurn: (work) => this.#exclusive(work, { bounded: false }),
-          flushWal: async () => {
-            if (this.#closed) return;
-            onWalFlush?.();
-            await syncedAfter(async () => {
-              const collector = await this.#simple(FLUSH_WAL_SQL);
-              if (collector.failure) throw collector.failure;
-            });
-          },
-        })
-      : undefined;
+    this.#groupCommit = options.groupCommit;
+    this.#onWalFlush = options.onWalFlush;
   }
 
   queuedQueries(): number {
@@ -115,13 +108,52 @@ export class PGliteDatabase implements Database {
       this.#queued--;
     });
     this.#turn = result.catch(() => {});
-    return durable && this.#groupCommit ? this.#groupCommit.settled(result) : result;
+    if (!durable || !this.#groupCommit) return result;
+    // A failure waits too: a statement may have failed after reading a commit not yet flushed.
+    return result.then(
+      (value) => (this.#unflushed() ? this.#flushed().then(() => value) : value),
+      (error: unknown) =>
+        this.#unflushed()
+          ? this.#flushed().then(() => Promise.reject(error))
+          : Promise.reject(error),
+    );
+  }
+
+  /** Whether a write has ended that no finished flush covers. */
+  #unflushed(): boolean {
+    return this.#writesEnded !== this.#writesFlushed;
+  }
+
+  /**
+   * The WAL flush that follows everything run so far: the one not started yet, or a new one.
+   * A new one waits for the end of this turn of the event loop (`setImmediate`) before it
+   * queues: the engine runs in this thread, so a request's statements run to their end without
+   * letting the next request in; the wait lets every request whose bytes already arrived run its
+   * statements first. Every query and transaction that ends before the flush starts shares it:
+   * one `fsync` for all of them (group commit).
+   */
+  #flushed(): Promise<void> {
+    this.#nextFlush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.#exclusive(
+        async () => {
+          this.#nextFlush = undefined;
+          const covered = this.#writesEnded;
+          // Closing checkpointed, which flushed the WAL.
+          if (!this.#closed) {
+            this.#onWalFlush?.();
+            const collector = await this.#simple(FLUSH_WAL_SQL);
+            if (collector.failure) throw collector.failure;
+          }
+          this.#writesFlushed = covered;
+        },
+        { bounded: false },
+      ),
+    );
+    return this.#nextFlush;
   }
 
   async #exchange(batch: Buffer, collector: ResultCollector): Promise<void> {
     if (this.#closed) throw new Error('The database is closed.');
-    const failure = this.#groupCommit?.failure;
-    if (failure) throw failure.error;
     await exchange(this.#pglite, batch, collector);
   }
 
@@ -165,17 +197,17 @@ export class PGliteDatabase implements Database {
   async #runAlone<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
     if (params.length === 0) {
       // Several statements may share the string: whether they wrote is not asked, but assumed.
-      this.#groupCommit?.wrote();
+      if (this.#groupCommit) this.#writesEnded++;
       return resultOf<Row>(await this.#simple(sql));
     }
-    const probe = this.#groupCommit !== undefined;
+    const probe = this.#groupCommit;
     const collector = await runPrepared({
       cache: this.#statements,
       sql,
       retry: true,
       run: (statement) => this.#extended(statement, sql, params, probe),
     });
-    if (collector.wrote) this.#groupCommit?.wrote();
+    if (collector.wrote) this.#writesEnded++;
     return resultOf<Row>(collector);
   }
 
@@ -226,11 +258,11 @@ export class PGliteDatabase implements Database {
         };
         try {
           const value = await callback(transaction);
-          const wrote = this.#groupCommit !== undefined && (await this.#transactionWrote());
+          const wrote = this.#groupCommit && (await this.#transactionWrote());
           this.#inTransaction = false;
           // Counted before the COMMIT: a COMMIT that fails has written nothing, but a flush more
           // is harmless, and one less is not.
-          if (wrote) this.#groupCommit?.wrote();
+          if (wrote) this.#writesEnded++;
           resultOf(await this.#simple('COMMIT'));
           return value;
         } catch (error) {

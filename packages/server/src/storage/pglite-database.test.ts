@@ -16,53 +16,15 @@ const pathOf = (fd: number): string => readlinkSync(`/proc/self/fd/${fd}`);
 const insertAccount = `INSERT INTO service_accounts (id, name, role, created_at)
   VALUES ($1, 'durable', 'AGENT', now())`;
 
-/**
- * Records every `fs.fsyncSync` and `fs.fsync` (PGlite's, through SyncedNodeFS: in the thread, or
- * in Node's thread pool for a WAL flush) by the path it synced, once the sync is done; `pooled`
- * holds the paths synced in the pool.
- */
-function recordFsyncs(): string[] & { pooled: string[] } {
-  const synced = Object.defineProperty([] as string[], 'pooled', {
-    value: [] as string[],
-  }) as string[] & { pooled: string[] };
-  const { fsync, fsyncSync } = fs;
+/** Records every `fs.fsyncSync` (PGlite's, through SyncedNodeFS) by the path it synced. */
+function recordFsyncs(): string[] {
+  const synced: string[] = [];
+  const fsyncSync = fs.fsyncSync;
   vi.spyOn(fs, 'fsyncSync').mockImplementation((fd: number) => {
     fsyncSync(fd);
     synced.push(pathOf(fd));
   });
-  vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
-    const path = pathOf(fd);
-    fsync(fd, (error) => {
-      if (!error) synced.push(path);
-      if (!error) synced.pooled.push(path);
-      done(error);
-    });
-  }) as typeof fs.fsync);
   return synced;
-}
-
-/**
- * Holds every `fs.fsync` (the WAL flush's, in Node's thread pool) until `release` is called,
- * which then makes them, or fails them with `failure`.
- */
-function holdPooledFsyncs(): {
-  started: Promise<void>;
-  release(failure?: NodeJS.ErrnoException): void;
-} {
-  let release!: (failure?: NodeJS.ErrnoException) => void;
-  const released = new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    release = resolve;
-  });
-  let started!: () => void;
-  const startedPromise = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const { fsync } = fs;
-  vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
-    started();
-    void released.then((failure) => (failure ? done(failure) : fsync(fd, done)));
-  }) as typeof fs.fsync);
-  return { started: startedPromise, release };
 }
 
 /** Records every `FileHandle.sync()` (the one-time sync of a whole data directory) by path. */
@@ -137,8 +99,6 @@ describe.runIf(testDriver === 'pglite')('openPGliteDatabase with a data director
         };
         await database.query(insertAccount, ['sa_single']).then(acknowledge);
         expect(events).toEqual(['wal fsync', 'acknowledged']);
-        // In Node's thread pool: the server's thread is free meanwhile.
-        expect(fsyncs.pooled).toEqual([expect.stringContaining(wal)]);
 
         // Fifty clients at once: they wait for one flush together (group commit).
         events.length = 0;
@@ -158,62 +118,6 @@ describe.runIf(testDriver === 'pglite')('openPGliteDatabase with a data director
       }
     },
   );
-
-  it('keeps the engine idle while the WAL flush syncs in the thread pool, the thread free', async () => {
-    const database = await openPGliteDatabase({ dataDir });
-    try {
-      const held = holdPooledFsyncs();
-      const order: string[] = [];
-      const write = database.query(insertAccount, ['sa_held']).then(() => order.push('write'));
-      await held.started;
-      // The thread runs on (this test does) while the disk works; the engine takes no other
-      // statement until the sync is done, so a read sent now is answered after the write.
-      const read = database
-        .query<{ n: number }>('SELECT count(*)::int AS n FROM service_accounts')
-        .then(({ rows }) => order.push(`read ${rows[0]?.n}`));
-      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-      expect(order).toEqual([]);
-      held.release();
-      await Promise.all([write, read]);
-      expect(order[0]).toBe('write');
-      expect(order[1]).toMatch(/^read \d+$/);
-    } finally {
-      await database.close();
-    }
-  });
-
-  it('fails every query after a failed sync of the WAL, as PostgreSQL does (a PANIC)', async () => {
-    const database = await openPGliteDatabase({ dataDir });
-    let closed = false;
-    try {
-      await database.query(insertAccount, ['sa_before']);
-      const held = holdPooledFsyncs();
-      const write = database.query(insertAccount, ['sa_lost']);
-      await held.started;
-      held.release(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
-      await expect(write).rejects.toMatchObject({ code: 'EIO' });
-      // Never a retry on pages the kernel may have dropped: nothing runs on the engine again.
-      await expect(database.query('SELECT 1')).rejects.toMatchObject({ code: 'EIO' });
-      await expect(database.query(insertAccount, ['sa_after'])).rejects.toMatchObject({
-        code: 'EIO',
-      });
-      vi.restoreAllMocks();
-      await database.close().catch(() => {});
-      closed = true;
-    } finally {
-      if (!closed) await database.close().catch(() => {});
-    }
-    // The directory is free again, and what was acknowledged before is there.
-    const reopened = await openPGliteDatabase({ dataDir });
-    try {
-      const { rows } = await reopened.query<{ id: string }>(
-        "SELECT id FROM service_accounts WHERE id IN ('sa_before', 'sa_after') ORDER BY id",
-      );
-      expect(rows).toEqual([{ id: 'sa_before' }]);
-    } finally {
-      await reopened.close();
-    }
-  });
 
   it.runIf(descriptorsShown)(
     'syncs nothing with unsafeNoFsync, and the next durable open syncs every file once',

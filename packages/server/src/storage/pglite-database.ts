@@ -114,7 +114,6 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
   let lock: DataDirectoryLock | undefined;
   let stopGuarding: (() => void) | undefined;
   let pglite: PGlite;
-  let syncedFs: SyncedNodeFS | undefined;
   // Only a data directory has anything to sync; memory is gone at close anyway.
   const groupCommit = options.dataDir !== undefined && options.unsafeNoFsync !== true;
   if (options.dataDir === undefined) {
@@ -128,9 +127,8 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
       stopGuarding = keepDirectoryPrivate(dataDir);
       if (groupCommit) {
         // fsync on, through a file system whose fsync reaches the disk (see synced-node-fs.ts).
-        syncedFs = new SyncedNodeFS(dataDir);
         pglite = new PGlite({
-          fs: syncedFs,
+          fs: new SyncedNodeFS(dataDir),
           startParams: [...DURABLE_START_PARAMETERS],
         });
       } else {
@@ -174,6 +172,5 @@ async function openPGlite(options: PGliteDatabaseOptions & { dump?: Blob }): Pro
     },
     maxQueued: options.maxQueuedQueries ?? MAX_QUEUED_QUERIES,
     groupCommit,
-    ...(syncedFs && { syncedAfter: (flush) => syncedFs.syncedAfter(flush) }),
   });
 }
