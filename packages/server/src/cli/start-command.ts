@@ -1,5 +1,6 @@
 import { buildServer } from '../build-server.js';
 import { systemClock } from '../clock.js';
+import { warmUpDelivery } from '../delivery/delivery-warm-up.js';
 import { createDeliveryWorker } from '../delivery/delivery-worker.js';
 import { demoAccountToken } from '../demo/demo-account.js';
 import { type SeededDemoData, seedDemoData } from '../demo/demo-data.js';
@@ -169,6 +170,15 @@ export async function startCommand(
       }
       done();
     });
+    // On PGlite, the first requests find the create and delivery path compiled (see
+    // delivery-warm-up.ts), on the database as opened: no span, no outage log of its own. A
+    // failure costs only that: the server starts as it would have.
+    if (database.driver === 'pglite') {
+      await warmUpDelivery(opened.database, {
+        clock: systemClock,
+        newId: createIdGenerator({ now: () => systemClock.now() }),
+      }).catch((error: unknown) => app?.log.warn({ err: error }, 'the warm-up failed'));
+    }
     const address = await app.listen({ port, host });
     if (metrics && metricsAt) {
       metricsListener = await listenForMetrics(metrics, { ...metricsAt, onError: onMetricsError });
