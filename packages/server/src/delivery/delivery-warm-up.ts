@@ -11,7 +11,6 @@ import { insertDeliveriesOfEvents, takeUndispatchedEvents } from '../stores/fan-
 import { resourceCreate } from '../stores/resource-create.js';
 import { insertEndpoint } from '../stores/webhook-endpoint-store.js';
 import { buildDeliveryRequest } from './delivery-request.js';
-import { FAN_OUT_BATCH } from './fan-out.js';
 import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
 import { generateSigningSecret, signingSecrets } from './signing-secrets.js';
 
@@ -95,12 +94,12 @@ export async function warmUpDelivery(
   const sink = await startSink();
   const done: DeliveryWarmUp = { rounds: 0, webhooks: 0 };
 
+  // Each look takes what a round made, at most: the statements take the oldest work first, so
+  // with real events or deliveries waiting (a restart after an outage) a round handles a few of
+  // those, rolled back, instead of its own, and costs no more than a round without them.
   async function deliver(transaction: Queryable, ours: Set<string>): Promise<void> {
     const moment = new Date(clock.now());
-    const found = await takeUndispatchedEvents(transaction, {
-      now: moment,
-      limit: FAN_OUT_BATCH,
-    });
+    const found = await takeUndispatchedEvents(transaction, { now: moment, limit: creates });
     if (found !== undefined && found.pair_event_ids.length > 0) {
       const ids = found.pair_event_ids.map(() => newId('dlv'));
       await insertDeliveriesOfEvents(transaction, { ids, found, now: moment });
@@ -108,8 +107,8 @@ export async function warmUpDelivery(
     const claimed = await claimDueDeliveries(transaction, {
       now: clock.now(),
       leaseMs: 30_000,
-      limit: 128,
-      endpointConcurrency: 128,
+      limit: creates * endpointCount,
+      endpointConcurrency: creates,
       busyEndpoints: [],
       busyCounts: [],
     });
