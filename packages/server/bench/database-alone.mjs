@@ -25,27 +25,32 @@ const database = target.startsWith('postgres')
 const LIST =
   'SELECT id, first_name, last_name, lifecycle, email, phone, created_at, updated_at, created_at::text AS cursor_at FROM contacts ORDER BY created_at, id LIMIT $1 OFFSET $2';
 // A create: one statement, committed on its own (the insert, its audit entry and its outbox
-// event, written dispatched when no endpoint takes it), as stores/resource-create.ts sends it.
+// event with the endpoints that take it, written dispatched when none does), as
+// stores/resource-create.ts sends it: the text a server's create sent, copied from its
+// statements (migration 27 added `fan_out_to`).
 // The notification for other instances is sent after the commit, at most once per 10 ms
 // (outbox/outbox-announcer.ts), and is left out here.
-const CREATE = `WITH inserted AS (
-       INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       RETURNING id, first_name, last_name, lifecycle, email, phone, created_at, updated_at),
-     audit_entry AS (
+const CREATE = `WITH inserted AS (INSERT INTO contacts (id, first_name, last_name, lifecycle, email, phone, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, first_name, last_name, lifecycle, email, phone, created_at, updated_at), audit_entry AS (
        INSERT INTO audit_entries
          (id, occurred_at, action, actor_type, actor_id, target_type, target_id, metadata)
-       VALUES ($9, $10, $11, $12, $13, $14, $15, $16)),
-     outbox_event AS (
-       INSERT INTO outbox_events (id, event, data, previous_attributes, created_at, dispatched_at)
-       VALUES ($17, $18, $19, $20, $21,
-               CASE WHEN EXISTS (SELECT FROM webhook_endpoints AS endpoint
-                                  WHERE endpoint.state = 'active'
-                                    AND ($18 = ANY (endpoint.events) OR '*' = ANY (endpoint.events))
-                                    AND endpoint.created_at <= $21)
-                    THEN NULL ELSE $21 END)
-       RETURNING id, dispatched_at IS NULL AS pending)
-     SELECT inserted.*, (SELECT pending FROM outbox_event) AS event_pending FROM inserted`;
+       VALUES ($9, $10, $11, $12, $13, $14, $15, $16)), outbox_event AS (
+       INSERT INTO outbox_events
+              (id, event, data, previous_attributes, created_at, fan_out_to, dispatched_at)
+       SELECT $20::text, $17::text, $19::jsonb, $21::jsonb, $18::timestamptz,
+              CASE WHEN cardinality(takers.ids) > 0 THEN takers.ids END,
+              CASE WHEN cardinality(takers.ids) = 0 THEN $18::timestamptz END
+         FROM (SELECT ARRAY(SELECT endpoint.id FROM webhook_endpoints AS endpoint
+                 WHERE endpoint.state = 'active'
+                   AND (CASE WHEN $17::text = ANY (ARRAY['endpoint.failing', 'endpoint.disabled', 'endpoint.enabled', 'endpoint.recovered']::text[])
+                THEN $17::text = ANY (endpoint.events)
+                     AND endpoint.id <> coalesce($19::jsonb->>'id', '')
+                     AND (endpoint.subscriber IS NULL
+                          OR endpoint.subscriber = $19::jsonb->>'subscriber')
+                ELSE $17::text = ANY (endpoint.events)
+                     OR '*' = ANY (endpoint.events) END)
+                   AND endpoint.created_at <= $18::timestamptz
+                 ORDER BY endpoint.created_at, endpoint.id) AS ids) AS takers
+       RETURNING id, dispatched_at IS NULL AS pending) SELECT inserted.*, (SELECT pending FROM outbox_event) AS event_pending FROM inserted`;
 
 // The create as the server sent it before (up to 2026-11-24): BEGIN, the insert, the audit
 // entry with the outbox event and its notification, COMMIT; four round trips. Measured beside
@@ -95,7 +100,18 @@ async function once() {
     'followup_outbox',
   ];
   if (scenario === 'create') {
-    await database.query(CREATE, [...contact, ...record.slice(0, -1)]);
+    // The event's parameters in the order the statement numbers them: kind, time, data, id,
+    // previous attributes.
+    const [eventId, kind, data, previous, at] = record.slice(8, 13);
+    await database.query(CREATE, [
+      ...contact,
+      ...record.slice(0, 8),
+      kind,
+      at,
+      data,
+      eventId,
+      previous,
+    ]);
     return;
   }
   await database.transaction(async (transaction) => {
