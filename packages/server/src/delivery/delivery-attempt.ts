@@ -7,7 +7,7 @@ import { startDeliveryAttemptSpan } from '../tracing/delivery-attempt-span.js';
 import type { ServerTracing } from '../tracing/server-tracing.js';
 import { attemptOutcome, type DeliveryAttemptObservation } from './attempt-outcome.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
-import { buildDeliveryRequest } from './delivery-request.js';
+import { buildDeliveryRequest, type DeliveryRequest } from './delivery-request.js';
 import { type AttemptTimer, type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
 import { retryAfterMs } from './retry-after.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -38,6 +38,26 @@ export interface DeliveryAttempterOptions {
   tracing?: ServerTracing | undefined;
   /** The most attempts one transaction records: the worker's concurrency. */
   maxBatch: number;
+}
+
+/**
+ * @internal The signed request of an attempt of a claimed delivery begun at `startedAt` (epoch
+ * milliseconds): its event's body, signed with the endpoint's secrets at that time. The worker's
+ * attempts and the start's warm-up (`delivery-warm-up.ts`) build it alike.
+ */
+export function claimedDeliveryRequest(row: ClaimedRow, startedAt: number): DeliveryRequest {
+  return buildDeliveryRequest(
+    {
+      id: row.id,
+      event: row.event,
+      eventId: row.event_id,
+      createdAt: row.event_created_at,
+      data: row.data,
+      previousAttributes: row.previous_attributes,
+      payload: row.payload,
+    },
+    { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
+  );
 }
 
 /**
@@ -117,18 +137,7 @@ export function createDeliveryAttempter(
 
   return async function attempt(row: ClaimedRow): Promise<void> {
     const startedAt = clock.now();
-    const request = buildDeliveryRequest(
-      {
-        id: row.id,
-        event: row.event,
-        eventId: row.event_id,
-        createdAt: row.event_created_at,
-        data: row.data,
-        previousAttributes: row.previous_attributes,
-        payload: row.payload,
-      },
-      { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
-    );
+    const request = claimedDeliveryRequest(row, startedAt);
     // The attempt's span, when traces are on: its traceparent is one more header, outside what
     // the signature covers (the id, the timestamp and the body), so receivers verify as before.
     const span =

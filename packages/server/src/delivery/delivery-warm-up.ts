@@ -10,9 +10,9 @@ import { type ClaimedRow, claimDueDeliveries } from '../stores/delivery-claim-st
 import { insertDeliveriesOfEvents, takeUndispatchedEvents } from '../stores/fan-out-store.js';
 import { resourceCreate } from '../stores/resource-create.js';
 import { insertEndpoint } from '../stores/webhook-endpoint-store.js';
-import { buildDeliveryRequest } from './delivery-request.js';
+import { claimedDeliveryRequest } from './delivery-attempt.js';
 import { type DeliveryAttemptResult, postDelivery } from './post-delivery.js';
-import { generateSigningSecret, signingSecrets } from './signing-secrets.js';
+import { generateSigningSecret } from './signing-secrets.js';
 
 /** @internal How much {@link warmUpDelivery} does, and for how long at most. */
 export interface DeliveryWarmUpOptions {
@@ -142,18 +142,7 @@ export async function warmUpDelivery(
   }
 
   function post(row: ClaimedRow, startedAt: number): Promise<DeliveryAttemptResult> {
-    const request = buildDeliveryRequest(
-      {
-        id: row.id,
-        event: row.event,
-        eventId: row.event_id,
-        createdAt: row.event_created_at,
-        data: row.data,
-        previousAttributes: row.previous_attributes,
-        payload: row.payload,
-      },
-      { secrets: signingSecrets(row, startedAt), timestamp: Math.floor(startedAt / 1000) },
-    );
+    const request = claimedDeliveryRequest(row, startedAt);
     return postDelivery({
       url: row.url,
       body: request.body,
