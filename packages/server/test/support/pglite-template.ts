@@ -7,7 +7,8 @@ import { openPGliteCopy, openPGliteDatabase } from '../../src/storage/pglite-dat
 /** Where the global set-up (pglite-template.global.ts) left the migrated template. */
 export const PGLITE_TEMPLATE_ENV = 'FOLLOWUP_TEST_PGLITE_TEMPLATE';
 
-let template: Promise<Blob> | undefined;
+// The template's bytes, read once per worker; every copy reads them in place.
+let template: Promise<Uint8Array> | undefined;
 
 /**
  * An empty, migrated in-memory PGlite: a copy of the run's template when the global set-up made
@@ -17,7 +18,7 @@ let template: Promise<Blob> | undefined;
 export async function openMigratedPGlite(): Promise<Database> {
   const file = process.env[PGLITE_TEMPLATE_ENV];
   if (file) {
-    template ??= readFile(file).then((bytes) => new Blob([bytes]));
+    template ??= readFile(file);
     return openPGliteCopy(await template);
   }
   const database = await openPGliteDatabase();
