@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/support/database.js';
+import { readEndpointHealth } from './endpoint-attempt-stats-store.js';
 import {
   countAttemptsByHour,
   countReceiptsByHour,
@@ -9,7 +10,6 @@ import {
   listUsersNotSignedIn,
   OVERVIEW_HOURS,
   overviewHours,
-  readEndpointHealth,
 } from './overview-store.js';
 
 // 2026-03-01 12:30 UTC: the overview's hours are 2026-02-28 13:00 to 2026-03-01 13:00.

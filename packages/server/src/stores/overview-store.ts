@@ -65,6 +65,28 @@ const bucketOf = (column: string) =>
   `floor(extract(epoch FROM (${column} - $1::timestamptz)) / 3600)::int`;
 
 /**
+ * @internal The statement {@link countAttemptsByHour} runs: `$1` and `$2` the hours' start and
+ * end. It reads the attempts of that window through `delivery_attempts_started_at` (migration 36)
+ * and looks up a failed one's delivery by its key, so that it costs the window's attempts, not
+ * every attempt and delivery kept (a join lets a planner without statistics, PGlite's, read
+ * `deliveries` whole).
+ */
+export const COUNT_ATTEMPTS_BY_HOUR = `WITH attempt AS (
+       SELECT a.started_at, coalesce(a.status BETWEEN 200 AND 299, false) AS succeeded,
+              CASE WHEN a.status BETWEEN 200 AND 299 THEN false
+                   ELSE (SELECT d.state FROM deliveries d WHERE d.id = a.delivery_id) = 'dead'
+                        AND NOT EXISTS (SELECT 1 FROM delivery_attempts later
+                                         WHERE later.delivery_id = a.delivery_id
+                                           AND later.seq > a.seq) END AS final_failure
+         FROM delivery_attempts a
+        WHERE a.started_at >= $1 AND a.started_at < $2)
+     SELECT ${bucketOf('started_at')} AS bucket,
+            count(*) FILTER (WHERE succeeded)::int AS delivered,
+            count(*) FILTER (WHERE NOT succeeded AND NOT final_failure)::int AS failed,
+            count(*) FILTER (WHERE NOT succeeded AND final_failure)::int AS dead
+       FROM attempt GROUP BY 1`;
+
+/**
  * @internal Delivery attempts per hour over the overview's hours at `now`, by outcome, in one
  * grouped statement: `delivered` (answered 2xx), `dead` (failed, and the last attempt of a
  * delivery given up) and `failed` (every other failed attempt: one to be retried). Every hour is
@@ -76,18 +98,7 @@ export async function countAttemptsByHour(
 ): Promise<HourCounts<AttemptOutcome>[]> {
   const { start, end } = overviewHours(options.now);
   const { rows } = await queryable.query<{ bucket: number } & Record<AttemptOutcome, number>>(
-    `WITH attempt AS (
-       SELECT a.started_at, coalesce(a.status BETWEEN 200 AND 299, false) AS succeeded,
-              d.state = 'dead' AND NOT EXISTS (
-                SELECT 1 FROM delivery_attempts later
-                 WHERE later.delivery_id = a.delivery_id AND later.seq > a.seq) AS final_failure
-         FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
-        WHERE a.started_at >= $1 AND a.started_at < $2)
-     SELECT ${bucketOf('started_at')} AS bucket,
-            count(*) FILTER (WHERE succeeded)::int AS delivered,
-            count(*) FILTER (WHERE NOT succeeded AND NOT final_failure)::int AS failed,
-            count(*) FILTER (WHERE NOT succeeded AND final_failure)::int AS dead
-       FROM attempt GROUP BY 1`,
+    COUNT_ATTEMPTS_BY_HOUR,
     [start, end],
   );
   return fillHours(start, attemptOutcomes, rows);
@@ -115,79 +126,6 @@ export async function countReceiptsByHour(
     [start, end],
   );
   return fillHours(start, receiptOutcomes, rows);
-}
-
-/** @internal One endpoint's delivery health over the last {@link OVERVIEW_HOURS} hours. */
-export interface EndpointHealth {
-  id: string;
-  url: string;
-  state: 'active' | 'disabled';
-  disabledReason: 'gone' | 'failing' | null;
-  /** Since when every attempt failed, ISO 8601 UTC, or `null`. */
-  failingSince: string | null;
-  /** The endpoint's last change (for a disabled one: when it was disabled, at the latest). */
-  updatedAt: string;
-  /** Attempts started in the period. */
-  attempts: number;
-  /** Of them, answered 2xx. */
-  succeeded: number;
-  /** The 95th percentile of those attempts' durations (ms, a measured value), or `null`. */
-  p95DurationMs: number | null;
-}
-
-/**
- * @internal Every endpoint's attempts, successes and 95th-percentile attempt duration since
- * `now` minus {@link OVERVIEW_HOURS} hours, in one grouped statement: the disabled and failing
- * endpoints first (the longest failing first), then the others, oldest first; at most `limit`,
- * and `total`, the number of endpoints.
- */
-export async function readEndpointHealth(
-  queryable: Queryable,
-  options: { now: number; limit: number },
-): Promise<{ endpoints: EndpointHealth[]; total: number }> {
-  const since = new Date(options.now - OVERVIEW_HOURS * HOUR_MS);
-  const { rows } = await queryable.query<{
-    id: string;
-    url: string;
-    state: 'active' | 'disabled';
-    disabled_reason: 'gone' | 'failing' | null;
-    failing_since: string | null;
-    updated_at: string;
-    attempts: number;
-    succeeded: number;
-    p95_ms: number | null;
-    total: number;
-  }>(
-    `WITH recent AS (
-       SELECT d.endpoint_id, count(*)::int AS attempts,
-              count(*) FILTER (WHERE a.status BETWEEN 200 AND 299)::int AS succeeded,
-              percentile_disc(0.95) WITHIN GROUP (ORDER BY a.duration_ms) AS p95_ms
-         FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
-        WHERE a.started_at >= $1 AND a.started_at <= $2
-        GROUP BY d.endpoint_id)
-     SELECT e.id, e.url, e.state, e.disabled_reason, e.failing_since, e.updated_at,
-            coalesce(r.attempts, 0) AS attempts, coalesce(r.succeeded, 0) AS succeeded,
-            r.p95_ms, count(*) OVER ()::int AS total
-       FROM webhook_endpoints e LEFT JOIN recent r ON r.endpoint_id = e.id
-      ORDER BY (e.state = 'disabled' OR e.failing_since IS NOT NULL) DESC,
-               coalesce(e.failing_since, e.updated_at), e.created_at, e.id
-      LIMIT $3`,
-    [since, new Date(options.now), options.limit],
-  );
-  return {
-    total: rows[0]?.total ?? 0,
-    endpoints: rows.map((row) => ({
-      id: row.id,
-      url: row.url,
-      state: row.state,
-      disabledReason: row.disabled_reason,
-      failingSince: row.failing_since,
-      updatedAt: row.updated_at,
-      attempts: row.attempts,
-      succeeded: row.succeeded,
-      p95DurationMs: row.p95_ms === null ? null : Number(row.p95_ms),
-    })),
-  };
 }
 
 /** @internal A working token that stops working soon. */

@@ -22,6 +22,7 @@ import { outboxTraceContext } from './0032-outbox-trace-context.js';
 import { endpointRateBudget } from './0033-endpoint-rate-budget.js';
 import { dealTitleSearch } from './0034-deal-title-search.js';
 import { auditEntriesByTarget } from './0035-audit-entries-by-target.js';
+import { deliveryAttemptsByStart } from './0036-delivery-attempts-by-start.js';
 
 /** @internal One versioned migration. */
 export interface Migration {
@@ -74,6 +75,7 @@ export const migrations: readonly Migration[] = [
   { version: 33, name: 'endpoint-rate-budget', sql: endpointRateBudget },
   { version: 34, name: 'deal-title-search', sql: dealTitleSearch },
   { version: 35, name: 'audit-entries-by-target', sql: auditEntriesByTarget },
+  { version: 36, name: 'delivery-attempts-by-start', sql: deliveryAttemptsByStart },
 ];
 
 /** @internal The schema version of this code: its newest migration's (`GET /readyz` checks it). */

@@ -1,15 +1,17 @@
+import {
+  type EndpointHealth,
+  readEndpointHealth,
+} from '../../stores/endpoint-attempt-stats-store.js';
 import { readOutboxBacklog } from '../../stores/outbox-store.js';
 import {
   type BadSignatureReceipt,
   countAttemptsByHour,
   countReceiptsByHour,
-  type EndpointHealth,
   type ExpiringToken,
   type InvitedUser,
   listRecentBadSignatures,
   listTokensExpiringSoon,
   listUsersNotSignedIn,
-  readEndpointHealth,
 } from '../../stores/overview-store.js';
 import { pageContext, requireSignedIn, sendPage } from '../page-context.js';
 import { defineTemplate } from '../templates.js';

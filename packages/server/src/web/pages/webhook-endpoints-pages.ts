@@ -110,6 +110,7 @@ export const webhookEndpointsPages: WebPage =
           countEndpointAttempts(database, {
             endpointId: endpoint.id,
             since: new Date(now - DAY_MS),
+            until: new Date(now),
           }),
           rotationText(database, endpoint, now),
         ]);
