@@ -17,7 +17,7 @@ const guards = new WeakMap<z.ZodType, JsonGuard | null>();
  * Makes a {@link JsonGuard} for a zod schema, on zod's public API only: `z.validate` over the
  * schema compiled by `z.compile`, which answers without building zod's output (a copy of every
  * object and array) or its issue list, for the common case of a valid value. Made once per
- * schema and kept.
+ * schema and kept; the schema is compiled when the guard first checks a value.
  *
  * zod's output is the value itself only for schemas that change nothing, so the guard is made
  * from a copy of the schema in which every object that would drop unknown keys (`z.object`)
@@ -52,8 +52,14 @@ function makeGuard(schema: z.ZodType): JsonGuard | null {
   if (compile === undefined || validate === undefined) return null;
   const copying = copyingSchema(schema);
   if (copying === undefined) return null;
-  const compiled = compile(copying);
-  return (value) => validate(compiled, value) && !hasOwnProtoKey(value);
+  // Compiled at the first check, not here: a server makes a guard for every response schema of
+  // every route as it starts, and compiling them all there cost it about 100 ms, most of them
+  // for answers it may never send.
+  let compiled: z.ZodType | undefined;
+  return (value) => {
+    compiled ??= compile(copying);
+    return validate(compiled, value) && !hasOwnProtoKey(value);
+  };
 }
 
 // zod never copies an own `__proto__` key of an object it checks into its output (JSON.parse makes

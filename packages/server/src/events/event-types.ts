@@ -42,9 +42,26 @@ export const endpointEventDelivery =
 
 /**
  * @internal Each kind with its description and the JSON Schema (draft 2020-12, the dialect of
- * OpenAPI 3.1) of its body, generated from the SDK's zod schemas.
+ * OpenAPI 3.1) of its body, generated from the SDK's zod schemas. Generated once per process
+ * (three parts of a server read it as it starts, and generating it is most of what zod does
+ * then); each call answers a copy of its own, for its caller to keep or change.
  */
-export function eventTypeCatalogue() {
+export function eventTypeCatalogue(): EventTypeEntry[] {
+  catalogue ??= buildCatalogue();
+  return structuredClone(catalogue);
+}
+
+/** @internal One kind of {@link eventTypeCatalogue}. */
+export interface EventTypeEntry {
+  kind: (typeof WEBHOOK_EVENT_KINDS)[number];
+  description: string;
+  schema: Record<string, unknown>;
+  thinSchema: Record<string, unknown>;
+}
+
+let catalogue: EventTypeEntry[] | undefined;
+
+function buildCatalogue(): EventTypeEntry[] {
   return WEBHOOK_EVENT_KINDS.map((kind) => ({
     kind,
     description: (ENDPOINT_EVENT_KINDS as readonly string[]).includes(kind)
