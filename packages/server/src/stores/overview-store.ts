@@ -69,22 +69,26 @@ const bucketOf = (column: string) =>
  * end. It reads the attempts of that window through `delivery_attempts_started_at` (migration 36)
  * and looks up a failed one's delivery by its key, so that it costs the window's attempts, not
  * every attempt and delivery kept (a join lets a planner without statistics, PGlite's, read
- * `deliveries` whole).
+ * `deliveries` whole). The attempts are counted by hour and outcome before the outcomes are
+ * spread into columns, so that each attempt's outcome is worked out once: a `FILTER` per
+ * outcome over `attempt` would repeat its lookups in each.
  */
 export const COUNT_ATTEMPTS_BY_HOUR = `WITH attempt AS (
-       SELECT a.started_at, coalesce(a.status BETWEEN 200 AND 299, false) AS succeeded,
-              CASE WHEN a.status BETWEEN 200 AND 299 THEN false
-                   ELSE (SELECT d.state FROM deliveries d WHERE d.id = a.delivery_id) = 'dead'
+       SELECT ${bucketOf('started_at')} AS bucket,
+              CASE WHEN a.status BETWEEN 200 AND 299 THEN 'delivered'
+                   WHEN (SELECT d.state FROM deliveries d WHERE d.id = a.delivery_id) = 'dead'
                         AND NOT EXISTS (SELECT 1 FROM delivery_attempts later
                                          WHERE later.delivery_id = a.delivery_id
-                                           AND later.seq > a.seq) END AS final_failure
+                                           AND later.seq > a.seq) THEN 'dead'
+                   ELSE 'failed' END AS outcome
          FROM delivery_attempts a
-        WHERE a.started_at >= $1 AND a.started_at < $2)
-     SELECT ${bucketOf('started_at')} AS bucket,
-            count(*) FILTER (WHERE succeeded)::int AS delivered,
-            count(*) FILTER (WHERE NOT succeeded AND NOT final_failure)::int AS failed,
-            count(*) FILTER (WHERE NOT succeeded AND final_failure)::int AS dead
-       FROM attempt GROUP BY 1`;
+        WHERE a.started_at >= $1 AND a.started_at < $2),
+     counted AS (SELECT bucket, outcome, count(*)::int AS n FROM attempt GROUP BY 1, 2)
+     SELECT bucket,
+            coalesce(sum(n) FILTER (WHERE outcome = 'delivered'), 0)::int AS delivered,
+            coalesce(sum(n) FILTER (WHERE outcome = 'failed'), 0)::int AS failed,
+            coalesce(sum(n) FILTER (WHERE outcome = 'dead'), 0)::int AS dead
+       FROM counted GROUP BY 1`;
 
 /**
  * @internal Delivery attempts per hour over the overview's hours at `now`, by outcome, in one
