@@ -1,13 +1,11 @@
 import type { Queryable } from '../storage/database.js';
-import { OVERVIEW_HOURS } from './overview-store.js';
+import { HOUR_MS, OVERVIEW_HOURS } from './overview-store.js';
 
 // How endpoints' delivery attempts went over a recent period: the console's figures of one
 // endpoint (its page) and of every endpoint (the overview). Each reads the period's attempts
 // through `delivery_attempts_started_at` (migration 36) and looks up each attempt's delivery by
 // its key, so that it costs the period's attempts, not the 30 days of attempts and deliveries
 // kept.
-
-const HOUR_MS = 3_600_000;
 
 /** @internal How an endpoint's attempts went over a period. */
 export interface EndpointAttemptCounts {

@@ -8,7 +8,8 @@ import type { Queryable } from '../storage/database.js';
 /** @internal How many hours the overview's charts and rates cover. */
 export const OVERVIEW_HOURS = 24;
 
-const HOUR_MS = 3_600_000;
+/** @internal An hour in milliseconds, the overview's unit. */
+export const HOUR_MS = 3_600_000;
 
 /**
  * @internal The hours the overview's charts show at `now`: {@link OVERVIEW_HOURS} whole UTC
