@@ -20,6 +20,7 @@ import {
   MAX_ATTEMPT_TIMEOUT_MS,
 } from './delivery-worker-options.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
+import { type FirstAnalyzeWatch, watchFirstAnalyze } from './first-analyze.js';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from './retry-schedule.js';
 
 /**
@@ -136,9 +137,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     onError,
   });
   let listening: Promise<() => Promise<void>> | undefined;
+  // On PostgreSQL, statistics of a new database's delivery tables before autovacuum's first visit
+  // (first-analyze.ts); PGlite plans the worker's statements again every second instead.
+  let statistics: FirstAnalyzeWatch | undefined;
 
   return {
     start() {
+      if (database.driver === 'postgres' && statistics === undefined) {
+        statistics = watchFirstAnalyze({ database, onError });
+      }
       pump.start(() => {
         // On PostgreSQL, events committed by other instances wake this worker too: their
         // notifications name their schema, and another deployment's in the same database are
@@ -168,6 +175,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     },
     async close() {
       pump.stop();
+      await statistics?.stop();
       await (await listening)?.();
       await pump.current();
       await slots.settled();

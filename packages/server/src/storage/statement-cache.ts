@@ -19,17 +19,19 @@ const replanned = new Set<string>();
 /**
  * @internal Marks `sql` as a statement whose best plan changes as its tables grow, but not with
  * its values; returns it unchanged. A named statement that settles on a generic plan (at its
- * sixth run) keeps it until something invalidates it. On PostgreSQL, autovacuum's ANALYZE does,
- * once a table has changed by a thousand rows and 2 % (migration 27), so such a text is prepared
- * as any other. PGlite never analyzes, and kept it for the life of the database: the delivery
- * worker's outcome update, planned while `deliveries` held a few hundred rows, read the whole
- * table for each batch once it held tens of thousands (`docs/decisions.md`). A cache with
+ * sixth run) keeps it until something invalidates it. On PostgreSQL, an ANALYZE does:
+ * autovacuum's, once a table has changed by a thousand rows and 2 % (migration 27), and on a new
+ * database, before autovacuum's first visit, the delivery worker's (`delivery/first-analyze.ts`);
+ * so such a text is prepared as any other. PGlite never analyzes, and kept it for the life of the
+ * database: the delivery worker's outcome update, planned while `deliveries` held a few hundred
+ * rows, read the whole table for each batch once it held tens of thousands (`docs/decisions.md`;
+ * PostgreSQL did the same before its first ANALYZE). A cache with
  * {@link StatementCacheOptions.replanAfterMs} (PGlite's) prepares a marked text again, under a
  * new name, once its plan is that old, and has it run with that one generic plan
- * ({@link PreparedStatement.generic}): left to choose, PostgreSQL plans the worker's statements,
- * whose arrays of ids make a plan for their values look cheaper, anew on every run. A plan is
- * then made for the tables as they are at most that long ago, and planning costs one plan per
- * period instead of one per run.
+ * ({@link PreparedStatement.generic}): left to choose, PostgreSQL often plans the worker's
+ * statements, whose arrays of ids make a plan for their values look cheaper, anew on every run.
+ * A plan is then made for the tables as they are at most that long ago, and planning costs one
+ * plan per period instead of one per run.
  */
 export function replannedAsTablesGrow(sql: string): string {
   replanned.add(sql);
