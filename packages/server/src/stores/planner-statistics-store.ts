@@ -21,8 +21,8 @@ export interface DeliveryTableStatistics {
 
 /**
  * @internal Whether each of {@link DELIVERY_TABLES} (in the connection's schema) was ever
- * analyzed, and how many rows changed since. A table whose statistics PostgreSQL has not yet
- * gathered is left out, as if it had changed by none.
+ * analyzed, and how many rows changed since, as far as the connections that changed them have
+ * reported: PostgreSQL takes a connection's counts at most once a second, so they lag a little.
  */
 export async function readDeliveryTableStatistics(
   database: Queryable,
