@@ -344,6 +344,10 @@ describe('the plans of delivery under a backlog', () => {
         });
         await session.connect();
         try {
+          // Left to choose, PostgreSQL takes the generic plan at the sixth run when it costs no
+          // more than the plans made for the values; at this size the two are close, and the
+          // benchmark's connections took it (docs/decisions.md). The test asks for it.
+          await session.query('SET plan_cache_mode = force_generic_plan');
           await session.query(`PREPARE kept AS ${RECORD_ATTEMPT_BATCH}`);
           for (let run = 0; run < 6; run++) {
             await session.query(`EXECUTE kept (${values.map(literalOf).join(', ')})`);
