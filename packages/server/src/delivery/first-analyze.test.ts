@@ -35,6 +35,33 @@ async function insertDeliveries(database: Database, count: number): Promise<void
   });
 }
 
+/**
+ * A watch whose looks are recorded and never run: each look schedules the next one (recorded in
+ * `scheduled`, and `rescheduled` resolves at the first) or ends the watch.
+ */
+function watchOnce(database: Database) {
+  const scheduled: { ms: number; cancelled: boolean }[] = [];
+  const errors: unknown[] = [];
+  let settle: () => void = () => {};
+  const rescheduled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const watch = watchFirstAnalyze({
+    database,
+    onError: (error) => errors.push(error),
+    intervalMs: 250,
+    schedule: (_run, ms) => {
+      const entry = { ms, cancelled: false };
+      scheduled.push(entry);
+      settle();
+      return () => {
+        entry.cancelled = true;
+      };
+    },
+  });
+  return { scheduled, errors, rescheduled, watch };
+}
+
 describe.runIf(testDriver === 'postgres')("a new database's first statistics", () => {
   let database: Database;
 
@@ -77,70 +104,36 @@ describe.runIf(testDriver === 'postgres')("a new database's first statistics", (
   });
 
   it('looks again every interval until both tables have statistics, and stops when told', async () => {
-    const errors: unknown[] = [];
-    // Each look either schedules the next one (recorded here, never run) or ends the watch.
-    const watchOnce = async (watched: Database) => {
-      const scheduled: { ms: number; cancelled: boolean }[] = [];
-      let settle: () => void = () => {};
-      const rescheduled = new Promise<void>((resolve) => {
-        settle = resolve;
-      });
-      const watch = watchFirstAnalyze({
-        database: watched,
-        onError: (error) => errors.push(error),
-        intervalMs: 250,
-        schedule: (_run, ms) => {
-          const entry = { ms, cancelled: false };
-          scheduled.push(entry);
-          settle();
-          return () => {
-            entry.cancelled = true;
-          };
-        },
-      });
-      return { scheduled, rescheduled, watch };
-    };
-
     // Neither table of a new database changed: the first look leaves a second one due, which
     // stop cancels.
     const fresh = await openTestDatabase();
     try {
-      const { scheduled, rescheduled, watch } = await watchOnce(fresh);
+      const { scheduled, errors, rescheduled, watch } = watchOnce(fresh);
       await rescheduled;
       expect(scheduled).toEqual([{ ms: 250, cancelled: false }]);
       await watch.stop();
       expect(scheduled).toEqual([{ ms: 250, cancelled: true }]);
+      expect(errors).toEqual([]);
     } finally {
       await fresh.close();
     }
 
     // Both tables analyzed (by the test above): one look, and none after it.
-    const done = await watchOnce(database);
+    const done = watchOnce(database);
     await done.watch.settled();
     expect(done.scheduled).toEqual([]);
     await done.watch.stop();
     expect(await analyzeNewDeliveryTables(database)).toEqual({ analyzed: [], done: true });
-    expect(errors).toEqual([]);
+    expect(done.errors).toEqual([]);
   });
 
   it('reports a failed look and looks again after the interval', async () => {
     const closed = await openTestDatabase();
     await closed.close();
-    const errors: unknown[] = [];
-    let lookedAgain: () => void = () => {};
-    const rescheduled = new Promise<void>((resolve) => {
-      lookedAgain = resolve;
-    });
-    const watch = watchFirstAnalyze({
-      database: closed,
-      onError: (error) => errors.push(error),
-      schedule: () => {
-        lookedAgain();
-        return () => {};
-      },
-    });
+    const { scheduled, errors, rescheduled, watch } = watchOnce(closed);
     await rescheduled;
     expect(errors).toHaveLength(1);
+    expect(scheduled).toEqual([{ ms: 250, cancelled: false }]);
     await watch.stop();
   });
 
